@@ -1,0 +1,134 @@
+/*
+ * atomic.c: atomic read-modify-write operations on shared memory, performed
+ * at the page's home.
+ *
+ * Page copies at other nodes are only made consistent at synchronisation
+ * points, so an atomic operation cannot run on a local copy: two nodes would
+ * both increment their own copy.  Instead the operation travels to the home
+ * (one request, one reply) and runs there on the runtime view with a real
+ * CPU atomic, so operations from every node and from every thread of the
+ * home are serialised by the hardware.  The home then counts the page as
+ * written in this interval, so that cached copies elsewhere are invalidated
+ * at the next barrier or lock acquisition.
+ *
+ * The requester's own copy of the page is not touched: the bytes the atomic
+ * changed did not change in its copy, so its diff never overwrites them.
+ */
+#include "dsm.h"
+#include "log.h"
+#include "net.h"
+#include "proto.h"
+
+#include <string.h>
+
+struct atomic_req {
+    uint64_t cookie, page;
+    uint32_t offset;
+    uint8_t op, size, pad[2];
+    uint64_t v1, v2;
+};
+
+struct atomic_rep {
+    uint64_t cookie, old;
+};
+
+struct atomic_wait {
+    struct net_wait w;
+    uint64_t old;
+};
+
+#define RMW(type, p, op, v1, v2, out)                                                      \
+    do {                                                                                   \
+        volatile type *q = (volatile type *)(p);                                           \
+        type e = (type)(v1);                                             \
+        switch (op) {                                                                      \
+        case DSM_AT_LOAD: out = __atomic_load_n(q, __ATOMIC_SEQ_CST); break;               \
+        case DSM_AT_STORE: out = 0; __atomic_store_n(q, (type)(v1), __ATOMIC_SEQ_CST); break; \
+        case DSM_AT_XCHG: out = __atomic_exchange_n(q, (type)(v1), __ATOMIC_SEQ_CST); break; \
+        case DSM_AT_CAS:                                                                   \
+            __atomic_compare_exchange_n(q, &e, (type)(v2), 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+            out = e;                                                                       \
+            break;                                                                         \
+        case DSM_AT_ADD: out = __atomic_fetch_add(q, (type)(v1), __ATOMIC_SEQ_CST); break; \
+        case DSM_AT_SUB: out = __atomic_fetch_sub(q, (type)(v1), __ATOMIC_SEQ_CST); break; \
+        case DSM_AT_AND: out = __atomic_fetch_and(q, (type)(v1), __ATOMIC_SEQ_CST); break; \
+        case DSM_AT_OR: out = __atomic_fetch_or(q, (type)(v1), __ATOMIC_SEQ_CST); break;   \
+        case DSM_AT_XOR: out = __atomic_fetch_xor(q, (type)(v1), __ATOMIC_SEQ_CST); break; \
+        case DSM_AT_NAND: out = __atomic_fetch_nand(q, (type)(v1), __ATOMIC_SEQ_CST); break; \
+        default: dsm_fatal("internal: unknown atomic operation %d", op);                  \
+        }                                                                                  \
+    } while (0)
+
+uint64_t dsm_atomic_local(volatile void *p, enum dsm_atomic_op op, int size, uint64_t v1, uint64_t v2)
+{
+    uint64_t old = 0;
+    switch (size) {
+    case 1: RMW(uint8_t, p, op, v1, v2, old); break;
+    case 2: RMW(uint16_t, p, op, v1, v2, old); break;
+    case 4: RMW(uint32_t, p, op, v1, v2, old); break;
+    case 8: RMW(uint64_t, p, op, v1, v2, old); break;
+    default: dsm_fatal("internal: atomic operation of %d bytes", size);
+    }
+    return old;
+}
+
+/* Runs the operation on the home's copy and returns the previous value
+ * (zero-extended). */
+static uint64_t at_home(uint64_t page, uint32_t offset, int op, int size, uint64_t v1, uint64_t v2)
+{
+    uint64_t old = dsm_atomic_local(dsm_rt(page) + offset, op, size, v1, v2);
+    if (op != DSM_AT_LOAD) {
+        struct dsm_stripe *s = dsm_stripe(page);
+        pthread_mutex_lock(&s->mu);
+        if (dsm_flag(page, PF_SHARED))
+            dsm_note_written(page);
+        pthread_mutex_unlock(&s->mu);
+    }
+    return old;
+}
+
+static void on_atomic(int src, void *body, size_t len)
+{
+    struct atomic_req *r = body;
+    if (len != sizeof *r || r->page >= dsm.npages || r->offset + r->size > dsm.page_size)
+        dsm_fatal("malformed atomic request from node %d", src);
+    struct atomic_rep rep = { .cookie = r->cookie };
+    rep.old = at_home(r->page, r->offset, r->op, r->size, r->v1, r->v2);
+    net_send(src, OP_ATOMIC_REP, &rep, sizeof rep, NULL, 0);
+}
+
+static void on_atomic_rep(int src, void *body, size_t len)
+{
+    (void)src;
+    (void)len;
+    struct atomic_rep *r = body;
+    struct atomic_wait *aw = (struct atomic_wait *)(uintptr_t)r->cookie;
+    aw->old = r->old;
+    net_wait_done(&aw->w);
+}
+
+void dsm_atomic_register(void)
+{
+    net_register(OP_ATOMIC, on_atomic);
+    net_register(OP_ATOMIC_REP, on_atomic_rep);
+}
+
+uint64_t dsm_atomic(uintptr_t addr, enum dsm_atomic_op op, int size, uint64_t v1, uint64_t v2)
+{
+    int64_t page = dsm_page_of(addr);
+    if (page < 0)
+        dsm_fatal("internal: dsm_atomic on a private address %p", (void *)addr);
+    uint32_t offset = (uint32_t)(addr & (dsm.page_size - 1));
+    if (offset % (uint32_t)size)
+        dsm_fatal("misaligned %d-byte atomic access at %p", size, (void *)addr);
+    int home = dsm_home_of((uint64_t)page);
+    if (home == dsm.node)
+        return at_home((uint64_t)page, offset, op, size, v1, v2);
+    struct atomic_wait aw;
+    net_wait_init(&aw.w, 1);
+    struct atomic_req r = { .cookie = (uint64_t)(uintptr_t)&aw, .page = (uint64_t)page, .offset = offset,
+                            .op = (uint8_t)op, .size = (uint8_t)size, .v1 = v1, .v2 = v2 };
+    net_send(home, OP_ATOMIC, &r, sizeof r, NULL, 0);
+    net_wait(&aw.w);
+    return aw.old;
+}

@@ -1,0 +1,279 @@
+/*
+ * boot.c: the bootstrap client, one TCP connection to the launcher.
+ *
+ * Owns the connection (boot_sock) and this node's rank and size as told by
+ * the environment.  Invariants:
+ *   - boot_sock is -1 exactly when the node runs alone (no OMPDSM_BOOTSTRAP)
+ *     or after boot_finalize();
+ *   - at most one request is in flight: boot_lock is held from the first byte
+ *     of a request to the last byte of its reply, so replies can never be
+ *     taken by the wrong caller;
+ *   - any failure of the connection is fatal.  The launcher closes it only to
+ *     abort the job, and a half-read reply cannot be resynchronised anyway.
+ *
+ * The wire format is described in boot.h.
+ */
+#include "boot.h"
+#include "log.h"
+
+#include <errno.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TOKEN_LEN 32
+#define CONNECT_TRIES 100       /* x 50 ms: the launcher listens before it forks */
+
+static int boot_sock = -1;
+static int boot_size = 1;
+static pthread_mutex_t boot_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* ---- environment -------------------------------------------------------- */
+
+static const char *env_required(const char *name)
+{
+    const char *v = getenv(name);
+    if (v == NULL || *v == '\0')
+        dsm_fatal("%s is not set (the node was not started by ompdsm-run?)", name);
+    return v;
+}
+
+/* Decimal, possibly zero-padded; nothing else is accepted. */
+static long env_decimal(const char *name, long min, long max)
+{
+    const char *v = env_required(name);
+    long n = 0;
+    for (const char *p = v; *p; p++) {
+        if (*p < '0' || *p > '9' || n > max)
+            dsm_fatal("%s='%s' is not a number in [%ld, %ld]", name, v, min, max);
+        n = n * 10 + (*p - '0');
+    }
+    if (n < min || n > max)
+        dsm_fatal("%s='%s' is not a number in [%ld, %ld]", name, v, min, max);
+    return n;
+}
+
+static void env_token(char token[TOKEN_LEN])
+{
+    const char *v = env_required("OMPDSM_JOB_TOKEN");
+    size_t n = strlen(v);
+    if (n != TOKEN_LEN || strspn(v, "0123456789abcdefABCDEF") != n)
+        dsm_fatal("OMPDSM_JOB_TOKEN is not %d hexadecimal digits", TOKEN_LEN);
+    memcpy(token, v, TOKEN_LEN);
+}
+
+/* Splits "ADDR:PORT" or "[V6ADDR]:PORT" into host and port (in place). */
+static void split_address(char *s, char **host, char **port)
+{
+    char *colon;
+    if (s[0] == '[') {
+        char *close = strchr(s, ']');
+        if (close == NULL || close[1] != ':')
+            dsm_fatal("OMPDSM_BOOTSTRAP='%s' is not ADDR:PORT", s);
+        *close = '\0';
+        *host = s + 1;
+        colon = close + 1;
+    } else {
+        colon = strrchr(s, ':');
+        if (colon == NULL)
+            dsm_fatal("OMPDSM_BOOTSTRAP='%s' is not ADDR:PORT", s);
+        *colon = '\0';
+        *host = s;
+    }
+    *port = colon + 1;
+    if (**host == '\0' || **port == '\0')
+        dsm_fatal("OMPDSM_BOOTSTRAP is not ADDR:PORT");
+}
+
+/* ---- connection --------------------------------------------------------- */
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+        ;
+}
+
+/* The launcher listens before it starts any node, so a refused connection
+ * is unexpected; still retry briefly, in case the machine is overloaded. */
+static int connect_launcher(const char *addr_env)
+{
+    char *copy = strdup(addr_env), *host, *port;
+    if (copy == NULL)
+        dsm_fatal("out of memory");
+    split_address(copy, &host, &port);
+
+    struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+                              .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV };
+    struct addrinfo *ai;
+    int rc = getaddrinfo(host, port, &hints, &ai);
+    if (rc != 0)
+        dsm_fatal("OMPDSM_BOOTSTRAP='%s': %s", addr_env, gai_strerror(rc));
+    free(copy);
+
+    int err = 0;
+    for (int i = 0; i < CONNECT_TRIES; i++) {
+        int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+            dsm_fatal("bootstrap socket: %s", strerror(errno));
+        if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) {
+            freeaddrinfo(ai);
+            return fd;
+        }
+        err = errno;
+        close(fd);
+        sleep_ms(50);
+    }
+    dsm_fatal("cannot connect to the launcher at %s: %s", addr_env, strerror(err));
+}
+
+static void send_all(const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len > 0) {
+        ssize_t n = send(boot_sock, p, len, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EPIPE || errno == ECONNRESET))
+            dsm_fatal("lost the launcher (job aborted)");
+        if (n < 0)
+            dsm_fatal("bootstrap send: %s", strerror(errno));
+        p += n;
+        len -= (size_t)n;
+    }
+}
+
+static void recv_all(void *buf, size_t len)
+{
+    char *p = buf;
+    while (len > 0) {
+        ssize_t n = recv(boot_sock, p, len, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n == 0 || (n < 0 && errno == ECONNRESET))
+            dsm_fatal("lost the launcher (job aborted)");
+        if (n < 0)
+            dsm_fatal("bootstrap receive: %s", strerror(errno));
+        p += n;
+        len -= (size_t)n;
+    }
+}
+
+static void send_request(uint32_t tag, uint64_t len)
+{
+    unsigned char hdr[sizeof tag + sizeof len];
+    memcpy(hdr, &tag, sizeof tag);
+    memcpy(hdr + sizeof tag, &len, sizeof len);
+    send_all(hdr, sizeof hdr);
+}
+
+/* ---- API ---------------------------------------------------------------- */
+
+int boot_init(int *rank, int *size)
+{
+    const char *addr = getenv("OMPDSM_BOOTSTRAP");
+    if (addr == NULL)
+        return -1;
+    long sz = env_decimal("OMPDSM_SIZE", 1, 4096);
+    long rk = env_decimal("OMPDSM_RANK", 0, sz - 1);
+    dsm_log_node = (int)rk;
+    char token[TOKEN_LEN];
+    env_token(token);
+
+    boot_sock = connect_launcher(addr);
+    unsigned char hello[TOKEN_LEN + 2 * sizeof(uint32_t)];
+    uint32_t r32 = (uint32_t)rk, s32 = (uint32_t)sz;
+    memcpy(hello, token, TOKEN_LEN);
+    memcpy(hello + TOKEN_LEN, &r32, sizeof r32);
+    memcpy(hello + TOKEN_LEN + sizeof r32, &s32, sizeof s32);
+    send_all(hello, sizeof hello);
+
+    char answer;
+    recv_all(&answer, 1);
+    if (answer == 'R')
+        dsm_fatal("bootstrap refused: bad job token");
+    if (answer != 'A')
+        dsm_fatal("bootstrap: unexpected answer from the launcher");
+    boot_size = (int)sz;
+    *rank = (int)rk;
+    *size = (int)sz;
+    return 0;
+}
+
+static void *copy_of(const void *data, size_t len, size_t *lens)
+{
+    void *all = malloc(len ? len : 1);
+    if (all == NULL)
+        dsm_fatal("out of memory");
+    if (len)
+        memcpy(all, data, len);
+    if (lens)
+        lens[0] = len;
+    return all;
+}
+
+/* Reads the REPLY that follows a request; the lock is held by the caller. */
+static void *recv_reply(size_t *lens)
+{
+    uint64_t total;
+    recv_all(&total, sizeof total);
+    uint64_t *l64 = malloc((size_t)boot_size * sizeof *l64);
+    void *all = malloc(total ? (size_t)total : 1);
+    if (l64 == NULL || all == NULL)
+        dsm_fatal("out of memory (bootstrap reply of %llu bytes)",
+                  (unsigned long long)total);
+    recv_all(l64, (size_t)boot_size * sizeof *l64);
+    uint64_t sum = 0;
+    for (int i = 0; i < boot_size; i++) {
+        sum += l64[i];
+        if (lens)
+            lens[i] = (size_t)l64[i];
+    }
+    if (sum != total)
+        dsm_fatal("bootstrap: malformed reply from the launcher");
+    recv_all(all, (size_t)total);
+    free(l64);
+    return all;
+}
+
+void *boot_allgather(uint32_t tag, const void *data, size_t len, size_t *lens)
+{
+    if (tag == BOOT_TAG_FINALIZE)
+        dsm_fatal("boot_allgather: tag %#x is reserved", (unsigned)tag);
+    pthread_mutex_lock(&boot_lock);
+    if (boot_sock < 0) {
+        pthread_mutex_unlock(&boot_lock);
+        return copy_of(data, len, lens);
+    }
+    send_request(tag, len);
+    if (len)
+        send_all(data, len);
+    void *all = recv_reply(lens);
+    pthread_mutex_unlock(&boot_lock);
+    return all;
+}
+
+void boot_finalize(void)
+{
+    pthread_mutex_lock(&boot_lock);
+    if (boot_sock >= 0) {
+        send_request(BOOT_TAG_FINALIZE, 0);
+        uint64_t total;
+        recv_all(&total, sizeof total);
+        if (total != 0)
+            dsm_fatal("bootstrap: malformed reply to finalize");
+        close(boot_sock);
+        boot_sock = -1;
+    }
+    pthread_mutex_unlock(&boot_lock);
+}
+
+int boot_fd(void)
+{
+    return boot_sock;
+}

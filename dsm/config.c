@@ -1,0 +1,144 @@
+/*
+ * config.c: parses the OMPDSM_* environment variables.
+ *
+ * Defaults are chosen for the embedded case (several nodes on one machine):
+ * a 16 GiB sparse region far above the usual mmap and heap areas, the OS page
+ * as the DSM page, page-interleaved (cyclic) homes as in SCASH.
+ */
+#include "config.h"
+#include "log.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+struct dsm_config dsm_cfg;
+
+bool dsm_parse_size(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    if (*s == '-' || *s == '\0')
+        return false;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || end == s)
+        return false;
+    unsigned shift = 0;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    case 't': case 'T': shift = 40; end++; break;
+    }
+    if (*end == 'i' && shift)
+        end++;
+    if ((*end == 'B' || *end == 'b') && end[1] == '\0')
+        end++;
+    if (*end != '\0' || (shift && v > (~0ULL >> shift)))
+        return false;
+    *out = (size_t)(v << shift);
+    return true;
+}
+
+static const char *env(const char *name)
+{
+    const char *v = getenv(name);
+    return (v && *v) ? v : NULL;
+}
+
+static void load_region(void)
+{
+    const char *v;
+    dsm_cfg.region_base = 0x200000000000UL;
+    dsm_cfg.region_size = 16UL << 30;
+    if ((v = env("OMPDSM_REGION_SIZE"))
+        && (!dsm_parse_size(v, &dsm_cfg.region_size) || dsm_cfg.region_size == 0))
+        dsm_fatal("OMPDSM_REGION_SIZE='%s' is not a size (examples: 4G, 512M)", v);
+    if ((v = env("OMPDSM_REGION_BASE"))) {
+        char *end;
+        errno = 0;
+        unsigned long long b = strtoull(v, &end, 0);
+        if (errno || *end || b == 0 || b % (unsigned long long)sysconf(_SC_PAGESIZE))
+            dsm_fatal("OMPDSM_REGION_BASE='%s' is not a page-aligned address (example: 0x200000000000)", v);
+        dsm_cfg.region_base = (uintptr_t)b;
+    }
+}
+
+static void load_page_size(void)
+{
+    const char *v = env("OMPDSM_PAGE_SIZE");
+    size_t os = (size_t)sysconf(_SC_PAGESIZE);
+    dsm_cfg.page_size = os;
+    if (!v)
+        return;
+    size_t ps;
+    if (!dsm_parse_size(v, &ps) || ps < os || ps % os || (ps & (ps - 1)) || ps > (1UL << 24))
+        dsm_fatal("OMPDSM_PAGE_SIZE='%s' must be a power of two, a multiple of the OS page (%zu), at most 16M",
+                  v, os);
+    dsm_cfg.page_size = ps;
+}
+
+static void load_home(void)
+{
+    const char *v = env("OMPDSM_HOME");
+    dsm_cfg.home = DSM_HOME_CYCLIC;
+    if (!v)
+        return;
+    if (!strcasecmp(v, "cyclic"))
+        dsm_cfg.home = DSM_HOME_CYCLIC;
+    else if (!strcasecmp(v, "block"))
+        dsm_cfg.home = DSM_HOME_BLOCK;
+    else if (!strcasecmp(v, "first-touch") || !strcasecmp(v, "first_touch"))
+        dsm_cfg.home = DSM_HOME_FIRST_TOUCH;
+    else
+        dsm_fatal("OMPDSM_HOME='%s' is not one of cyclic, block, first-touch", v);
+}
+
+static bool parse_bool(const char *name, bool dflt)
+{
+    const char *v = env(name);
+    if (!v)
+        return dflt;
+    if (!strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on"))
+        return true;
+    if (!strcmp(v, "0") || !strcasecmp(v, "false") || !strcasecmp(v, "no") || !strcasecmp(v, "off"))
+        return false;
+    dsm_fatal("%s='%s' is not a boolean (1/0, true/false, yes/no, on/off)", name, v);
+}
+
+static unsigned parse_uint(const char *name, unsigned dflt, unsigned max)
+{
+    const char *v = env(name);
+    if (!v)
+        return dflt;
+    char *end;
+    errno = 0;
+    unsigned long x = strtoul(v, &end, 10);
+    if (errno || *end || *v == '-' || x > max)
+        dsm_fatal("%s='%s' is not an integer in 0..%u", name, v, max);
+    return (unsigned)x;
+}
+
+void dsm_config_load(void)
+{
+    load_region();
+    load_page_size();
+    load_home();
+    if (dsm_cfg.region_size % dsm_cfg.page_size)
+        dsm_fatal("OMPDSM_REGION_SIZE (%zu) is not a multiple of OMPDSM_PAGE_SIZE (%zu)",
+                  dsm_cfg.region_size, dsm_cfg.page_size);
+    dsm_cfg.spin_us = parse_uint("OMPDSM_SPIN_US", 50, 1000000);
+    dsm_cfg.stats = parse_bool("OMPDSM_STATS", false);
+}
+
+const char *dsm_home_policy_name(enum dsm_home_policy p)
+{
+    switch (p) {
+    case DSM_HOME_CYCLIC: return "cyclic";
+    case DSM_HOME_BLOCK: return "block";
+    case DSM_HOME_FIRST_TOUCH: return "first-touch";
+    }
+    return "?";
+}

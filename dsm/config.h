@@ -1,0 +1,34 @@
+/*
+ * config.h: every OMPDSM_* environment variable, parsed in one place.
+ *
+ * dsm_config_load() reads the environment once at start-up; a bad value is a
+ * fatal error naming the variable and the accepted forms.  The README's table
+ * documents the same variables; keep the two in step.
+ */
+#ifndef DSM_CONFIG_H
+#define DSM_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+enum dsm_home_policy { DSM_HOME_CYCLIC, DSM_HOME_BLOCK, DSM_HOME_FIRST_TOUCH };
+
+struct dsm_config {
+    uintptr_t region_base;      /* OMPDSM_REGION_BASE */
+    size_t region_size;         /* OMPDSM_REGION_SIZE */
+    size_t page_size;           /* OMPDSM_PAGE_SIZE */
+    enum dsm_home_policy home;  /* OMPDSM_HOME */
+    unsigned spin_us;           /* OMPDSM_SPIN_US */
+    bool stats;                 /* OMPDSM_STATS */
+};
+
+extern struct dsm_config dsm_cfg;
+
+void dsm_config_load(void);
+const char *dsm_home_policy_name(enum dsm_home_policy p);
+
+/* Parses "123", "64K", "16G" …; returns false on bad text or overflow. */
+bool dsm_parse_size(const char *s, size_t *out);
+
+#endif

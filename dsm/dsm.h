@@ -1,0 +1,166 @@
+/*
+ * dsm.h: state shared by the files of the coherence layer (prefix dsm_).
+ *
+ * Memory is a set of segments (the shared region now; the executable's data
+ * later), each backed by a memfd mapped twice: the application view, whose
+ * per-page protection drives the protocol, and the runtime view, always
+ * read-write, through which pages are installed, diffs applied and requests
+ * served.  Pages are numbered globally across segments.
+ *
+ * Per page, every node keeps a state (INVALID/RO/RW), flags, a home hint
+ * and, while it writes a page it is not home of, a twin.  The arrays are
+ * sparse anonymous mappings: untouched pages cost nothing.
+ *
+ * Locking: each page belongs to a stripe (mutex + condition).  Stripe locks
+ * are leaves: nothing is sent and nothing waited for while one is held.  A
+ * page whose fetch or flush is under way is marked BUSY; other threads that
+ * fault on it sleep on the stripe's condition until it is settled.
+ */
+#ifndef DSM_DSM_H
+#define DSM_DSM_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+
+enum dsm_state { PG_INVALID = 0, PG_RO = 1, PG_RW = 2 };
+
+enum dsm_flag {
+    PF_BUSY = 1 << 0,     /* a fetch or flush of the page is under way */
+    PF_SHARED = 1 << 1,   /* at the home: another node may hold a copy */
+    PF_REL = 1 << 2,      /* in the list of pages written since the last release */
+    PF_BAR = 1 << 3,      /* in the list of pages written since the last barrier */
+};
+
+#define DSM_MAX_SEGS 4
+#define DSM_STRIPES 256
+
+struct dsm_seg {
+    uintptr_t base;       /* application view */
+    char *rt;             /* runtime view */
+    size_t size;
+    uint64_t first_page;
+    uint64_t npages;
+    int memfd;
+};
+
+/* A growable list of page numbers, deduplicated by a page flag. */
+struct dsm_plist {
+    uint64_t *pages;
+    size_t n, cap;
+};
+
+struct dsm_stripe {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+};
+
+struct dsm {
+    int node, nodes;
+    size_t page_size;
+    unsigned page_shift;
+    struct dsm_seg segs[DSM_MAX_SEGS];
+    int nsegs;
+    uint64_t npages;
+    uint8_t *state;
+    uint8_t *flags;
+    uint16_t *home;               /* home node + 1; 0 while unknown */
+    void **twin;
+    struct dsm_stripe stripes[DSM_STRIPES];
+    pthread_mutex_t lists_mu;     /* guards rel and bar */
+    struct dsm_plist rel, bar;
+    uint64_t epoch;               /* barriers completed */
+    uintptr_t alloc_next;         /* bump pointer of ompdsm_alloc */
+    uintptr_t alloc_end;          /* where the shared heap's arenas begin */
+};
+
+extern struct dsm dsm;
+
+/* Flags are changed under different locks (a stripe's, the lists' mutex) and
+ * by the progress thread, so every change is an atomic read-modify-write. */
+static inline bool dsm_flag(uint64_t page, uint8_t f)
+{
+    return __atomic_load_n(&dsm.flags[page], __ATOMIC_RELAXED) & f;
+}
+static inline void dsm_flag_set(uint64_t page, uint8_t f)
+{
+    __atomic_fetch_or(&dsm.flags[page], f, __ATOMIC_RELAXED);
+}
+static inline void dsm_flag_clear(uint64_t page, uint8_t f)
+{
+    __atomic_fetch_and(&dsm.flags[page], (uint8_t)~f, __ATOMIC_RELAXED);
+}
+
+/* segment.c */
+/* Before dsm_segments_init: share the executable's data [start, end). */
+void dsm_set_globals(uintptr_t start, uintptr_t end);
+void dsm_segments_init(void);
+void dsm_segments_fini(void);
+int64_t dsm_page_of(uintptr_t addr);
+char *dsm_app(uint64_t page);
+char *dsm_rt(uint64_t page);
+void dsm_protect(uint64_t first, uint64_t n, enum dsm_state st);
+void dsm_protect_list(const uint64_t *sorted, size_t n, enum dsm_state st);
+
+/* page.c */
+void dsm_pages_init(void);
+struct dsm_stripe *dsm_stripe(uint64_t page);
+void dsm_note_written(uint64_t page);      /* stripe lock held */
+void dsm_plist_add(struct dsm_plist *l, uint64_t page);
+void dsm_plist_take(struct dsm_plist *from, struct dsm_plist *to);
+void dsm_plist_sort(struct dsm_plist *l);
+void dsm_plist_free(struct dsm_plist *l);
+
+/* home.c */
+int dsm_home_of(uint64_t page);            /* may ask the base; no stripe lock held */
+void dsm_home_record_alloc(uint64_t first, uint64_t n, int fixed_home);
+void dsm_home_register(void);
+
+/* fault.c */
+void dsm_fault_install(void);
+void dsm_fault_thread_init(void);       /* each application thread */
+void dsm_fault_remove(void);
+void dsm_fault(uint64_t page, bool write);
+void dsm_fetch_register(void);
+
+/* flush.c: publishes this node's writes at the homes; returns, sorted, the
+ * pages written since the previous release. */
+void dsm_release(struct dsm_plist *written);
+void dsm_flush_register(void);
+
+/* barrier.c */
+void dsm_barrier(void);
+/* A barrier whose release carries node 0's payload to every node; returns
+ * a malloc'd copy (NULL if empty) and its length (other nodes pass NULL, 0). */
+void *dsm_barrier_bcast(const void *payload, size_t len, size_t *out_len);
+void dsm_barrier_register(void);
+
+/* lock.c */
+void dsm_lock_acquire(uint64_t id);
+bool dsm_lock_try(uint64_t id);      /* false if held elsewhere */
+void dsm_lock_release(uint64_t id);
+void dsm_lock_register(void);
+
+/* atomic.c: an atomic operation on a shared address, run at the page's
+ * home; returns the previous value (for CAS: the value found, which equals
+ * v1 when the swap to v2 happened). */
+enum dsm_atomic_op {
+    DSM_AT_LOAD, DSM_AT_STORE, DSM_AT_XCHG, DSM_AT_CAS,
+    DSM_AT_ADD, DSM_AT_SUB, DSM_AT_AND, DSM_AT_OR, DSM_AT_XOR, DSM_AT_NAND,
+};
+uint64_t dsm_atomic(uintptr_t addr, enum dsm_atomic_op op, int size, uint64_t v1, uint64_t v2);
+void dsm_atomic_register(void);
+/* The same operation on a private address, with a CPU atomic. */
+uint64_t dsm_atomic_local(volatile void *p, enum dsm_atomic_op op, int size, uint64_t v1, uint64_t v2);
+
+/* init.c: collective allocation in the shared region; home -1 follows the
+ * policy, otherwise every page of the block is homed at that node. */
+void *dsm_alloc(size_t size, int home);
+
+/* Invalidate a list of pages that other nodes wrote (used by barrier and lock). */
+void dsm_invalidate(const uint64_t *pages, const int32_t *writers, size_t n);
+
+#endif

@@ -1,0 +1,144 @@
+/*
+ * home.c: where each page's master copy lives.
+ *
+ * Every page has a base node, page % nodes, that always knows its home.
+ * Other nodes cache what they learn in dsm.home (home + 1, 0 = not known).
+ * Initial homes follow OMPDSM_HOME:
+ *   cyclic       page % nodes, as SCASH does: computed, no message;
+ *   block        each ompdsm_alloc() block split into nodes contiguous parts;
+ *   first-touch  the first node to fault on the page, as arbitrated by the
+ *                base (HOME_REQ claims the page when it has no home yet).
+ * Pages outside any allocation are cyclic under the block policy.  An
+ * allocation may also name its home outright (the runtime's own structures,
+ * such as the master's stack, whatever the policy).
+ */
+#include "dsm.h"
+#include "log.h"
+#include "net.h"
+#include "proto.h"
+#include "stats.h"
+
+#include <stdlib.h>
+
+struct alloc_rec {
+    uint64_t first, n;
+    int fixed;            /* the home of every page, or -1: the policy decides */
+};
+
+static struct {
+    pthread_mutex_t mu;
+    struct alloc_rec *recs;
+    size_t n, cap;
+} allocs = { .mu = PTHREAD_MUTEX_INITIALIZER };
+
+void dsm_home_record_alloc(uint64_t first, uint64_t n, int fixed)
+{
+    pthread_mutex_lock(&allocs.mu);
+    if (allocs.n == allocs.cap) {
+        allocs.cap = allocs.cap ? 2 * allocs.cap : 64;
+        allocs.recs = realloc(allocs.recs, allocs.cap * sizeof *allocs.recs);
+        if (!allocs.recs)
+            dsm_fatal("out of memory for the allocation table");
+    }
+    /* Keep the records sorted by page (usually an append). */
+    size_t i = allocs.n;
+    while (i > 0 && allocs.recs[i - 1].first > first) {
+        allocs.recs[i] = allocs.recs[i - 1];
+        i--;
+    }
+    allocs.recs[i] = (struct alloc_rec){ first, n, fixed };
+    allocs.n++;
+    pthread_mutex_unlock(&allocs.mu);
+}
+
+/* The home an allocation record decides for the page, or -1. */
+static int recorded_home(uint64_t page)
+{
+    int home = -1;
+    pthread_mutex_lock(&allocs.mu);
+    size_t lo = 0, hi = allocs.n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (allocs.recs[mid].first + allocs.recs[mid].n <= page)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < allocs.n && allocs.recs[lo].first <= page) {
+        struct alloc_rec *r = &allocs.recs[lo];
+        if (r->fixed >= 0)
+            home = r->fixed;
+        else if (dsm_cfg.home == DSM_HOME_BLOCK)
+            home = (int)((page - r->first) * (uint64_t)dsm.nodes / r->n);
+    }
+    pthread_mutex_unlock(&allocs.mu);
+    return home;
+}
+
+/* At the base: the page's home, claiming it for `claimer` if it has none. */
+static int base_claim(uint64_t page, int claimer)
+{
+    struct dsm_stripe *s = dsm_stripe(page);
+    pthread_mutex_lock(&s->mu);
+    if (dsm.home[page] == 0)
+        dsm.home[page] = (uint16_t)(claimer + 1);
+    int home = dsm.home[page] - 1;
+    pthread_mutex_unlock(&s->mu);
+    return home;
+}
+
+struct home_wait {
+    struct net_wait w;
+    int home;
+};
+
+static void on_home_req(int src, void *body, size_t len)
+{
+    (void)len;
+    struct home_req *r = body;
+    struct home_rep rep = { .cookie = r->cookie, .home = base_claim(r->page, src) };
+    net_send(src, OP_HOME_REP, &rep, sizeof rep, NULL, 0);
+}
+
+static void on_home_rep(int src, void *body, size_t len)
+{
+    (void)src;
+    (void)len;
+    struct home_rep *r = body;
+    struct home_wait *hw = (struct home_wait *)(uintptr_t)r->cookie;
+    hw->home = r->home;
+    net_wait_done(&hw->w);
+}
+
+static int first_touch_home(uint64_t page)
+{
+    int base = (int)(page % (uint64_t)dsm.nodes);
+    if (base == dsm.node)
+        return base_claim(page, dsm.node);
+    struct home_wait hw;
+    net_wait_init(&hw.w, 1);
+    struct home_req req = { .cookie = (uint64_t)(uintptr_t)&hw, .page = page };
+    net_send(base, OP_HOME_REQ, &req, sizeof req, NULL, 0);
+    net_wait(&hw.w);
+    return hw.home;
+}
+
+int dsm_home_of(uint64_t page)
+{
+    uint16_t h = dsm.home[page];
+    if (h)
+        return h - 1;
+    int home = recorded_home(page);
+    if (home < 0 && dsm_cfg.home == DSM_HOME_FIRST_TOUCH)
+        home = first_touch_home(page);
+    if (home < 0)
+        home = (int)(page % (uint64_t)dsm.nodes);
+    dsm.home[page] = (uint16_t)(home + 1);
+    return home;
+}
+
+void dsm_home_register(void)
+{
+    net_register(OP_HOME_REQ, on_home_req);
+    net_register(OP_HOME_REP, on_home_rep);
+}

@@ -1,0 +1,392 @@
+/*
+ * net.c: active messages over UCX UCP, the progress thread, and sleeping waits.
+ *
+ * One UCP worker per node, used in SERIALIZED mode under our own mutex.  The
+ * mutex is held across ucp_worker_progress(), so message handlers run with it
+ * held; a thread-local depth lets a handler send without locking twice.
+ *
+ * UCX emulates one-sided operations over active messages on the shared-memory
+ * and tcp transports, so a node must keep serving its peers while its
+ * application computes.  The progress thread does that: it drains the worker,
+ * arms the UCX wakeup descriptor and sleeps in epoll until a message arrives
+ * or it is told to stop.  It never spins.
+ *
+ * Every message body starts with a net_msg_hdr naming its source node;
+ * handlers receive the rest.  Messages that UCX delivers by rendezvous are
+ * received into a private buffer first and handed over when complete.
+ */
+#include "net.h"
+#include "boot.h"
+#include "config.h"
+#include "log.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <ucp/api/ucp.h>
+#include <unistd.h>
+
+#define NET_MAX_OPS 32
+
+struct net_msg_hdr {
+    uint32_t src;
+};
+
+struct rndv_buf {
+    uint8_t op;
+    size_t len;
+    char data[];
+};
+
+static struct {
+    ucp_context_h ctx;
+    ucp_worker_h worker;
+    ucp_ep_h *eps;
+    int rank, size;
+    int epfd, kickfd;
+    pthread_t thread;
+    bool running;
+    _Atomic bool stop;
+    pthread_mutex_t lock;
+    net_handler_t handlers[NET_MAX_OPS];
+} net = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static __thread int lock_depth;
+
+static void net_lock(void)
+{
+    if (lock_depth++ == 0)
+        pthread_mutex_lock(&net.lock);
+}
+
+static void net_unlock(void)
+{
+    if (--lock_depth == 0)
+        pthread_mutex_unlock(&net.lock);
+}
+
+static void check(ucs_status_t st, const char *what)
+{
+    if (st != UCS_OK)
+        dsm_fatal("UCX %s failed: %s", what, ucs_status_string(st));
+}
+
+/* ---- receiving ---------------------------------------------------------- */
+
+static void deliver(uint8_t op, void *data, size_t len)
+{
+    if (len < sizeof(struct net_msg_hdr))
+        dsm_fatal("truncated message (op %u, %zu bytes)", op, len);
+    struct net_msg_hdr *h = data;
+    net.handlers[op]((int)h->src, (char *)data + sizeof *h, len - sizeof *h);
+}
+
+/* Requests are released in their completion callbacks: releasing one that
+ * is still in flight would also cancel its callback. */
+static void rndv_done(void *request, ucs_status_t status, size_t length, void *user_data)
+{
+    (void)length;
+    struct rndv_buf *b = user_data;
+    check(status, "rendezvous receive");
+    ucp_request_free(request);
+    deliver(b->op, b->data, b->len);
+    free(b);
+}
+
+static ucs_status_t am_cb(void *arg, const void *header, size_t header_length,
+                          void *data, size_t length, const ucp_am_recv_param_t *param)
+{
+    (void)header;
+    (void)header_length;
+    uint8_t op = (uint8_t)(uintptr_t)arg;
+    if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
+        deliver(op, data, length);
+        return UCS_OK;
+    }
+    struct rndv_buf *b = malloc(sizeof *b + length);
+    if (!b)
+        dsm_fatal("out of memory receiving a %zu-byte message", length);
+    b->op = op;
+    b->len = length;
+    ucp_request_param_t p = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+        .cb.recv_am = rndv_done,
+        .user_data = b,
+    };
+    ucs_status_ptr_t r = ucp_am_recv_data_nbx(net.worker, data, b->data, length, &p);
+    if (UCS_PTR_IS_ERR(r))
+        check(UCS_PTR_STATUS(r), "rendezvous receive");
+    if (r == NULL) {
+        deliver(op, b->data, length);
+        free(b);
+    }
+    return UCS_OK;
+}
+
+void net_register(uint8_t op, net_handler_t handler)
+{
+    if (op >= NET_MAX_OPS)
+        dsm_fatal("internal: message op %u out of range", op);
+    net.handlers[op] = handler;
+    ucp_am_handler_param_t p = {
+        .field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB
+                    | UCP_AM_HANDLER_PARAM_FIELD_ARG,
+        .id = op,
+        .cb = am_cb,
+        .arg = (void *)(uintptr_t)op,
+    };
+    net_lock();
+    check(ucp_worker_set_am_recv_handler(net.worker, &p), "ucp_worker_set_am_recv_handler");
+    net_unlock();
+}
+
+/* ---- sending ------------------------------------------------------------ */
+
+static void kick_progress_thread(void)
+{
+    uint64_t one = 1;
+    ssize_t w = write(net.kickfd, &one, sizeof one);
+    (void)w;
+}
+
+static void send_done(void *request, ucs_status_t status, void *user_data)
+{
+    check(status, "active message send");
+    ucp_request_free(request);
+    free(user_data);
+}
+
+void net_send(int dst, uint8_t op, const void *hdr, size_t hdr_len,
+              const void *payload, size_t payload_len)
+{
+    size_t len = sizeof(struct net_msg_hdr) + hdr_len + payload_len;
+    char *buf = malloc(len);
+    if (!buf)
+        dsm_fatal("out of memory sending a %zu-byte message", len);
+    ((struct net_msg_hdr *)buf)->src = (uint32_t)net.rank;
+    if (hdr_len)
+        memcpy(buf + sizeof(struct net_msg_hdr), hdr, hdr_len);
+    if (payload_len)
+        memcpy(buf + sizeof(struct net_msg_hdr) + hdr_len, payload, payload_len);
+
+    ucp_request_param_t p = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+        .cb.send = send_done,
+        .user_data = buf,
+    };
+    net_lock();
+    ucs_status_ptr_t r = ucp_am_send_nbx(net.eps[dst], op, NULL, 0, buf, len, &p);
+    if (UCS_PTR_IS_ERR(r))
+        dsm_fatal("sending to node %d failed: %s", dst, ucs_status_string(UCS_PTR_STATUS(r)));
+    bool in_handler = lock_depth > 1;
+    net_unlock();
+    if (r == NULL) {
+        free(buf);
+    } else if (!in_handler) {
+        /* The send is queued inside UCX; make sure some thread progresses it. */
+        kick_progress_thread();
+    }
+}
+
+/* ---- waiting ------------------------------------------------------------ */
+
+static long futex(_Atomic uint32_t *addr, int op, uint32_t val)
+{
+    return syscall(SYS_futex, (uint32_t *)addr, op, val, NULL, NULL, 0);
+}
+
+void net_wait_init(struct net_wait *w, uint32_t n)
+{
+    atomic_store(&w->pending, n);
+}
+
+void net_wait_done(struct net_wait *w)
+{
+    if (atomic_fetch_sub(&w->pending, 1) == 1)
+        futex(&w->pending, FUTEX_WAKE_PRIVATE, INT32_MAX);
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Progresses the worker from the waiting thread while a reply is likely to
+ * be imminent, then sleeps and leaves progress to the progress thread. */
+void net_wait(struct net_wait *w)
+{
+    if (atomic_load(&w->pending) == 0)
+        return;
+    uint64_t deadline = now_ns() + (uint64_t)dsm_cfg.spin_us * 1000u;
+    while (atomic_load(&w->pending) != 0 && now_ns() < deadline) {
+        if (pthread_mutex_trylock(&net.lock) == 0) {
+            lock_depth++;
+            ucp_worker_progress(net.worker);
+            lock_depth--;
+            pthread_mutex_unlock(&net.lock);
+        }
+    }
+    uint32_t v;
+    while ((v = atomic_load(&w->pending)) != 0)
+        futex(&w->pending, FUTEX_WAIT_PRIVATE, v);
+}
+
+/* ---- progress thread ---------------------------------------------------- */
+
+static void *progress_main(void *arg)
+{
+    (void)arg;
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL);
+    for (;;) {
+        net_lock();
+        while (ucp_worker_progress(net.worker))
+            ;
+        ucs_status_t st = ucp_worker_arm(net.worker);
+        net_unlock();
+        if (st == UCS_ERR_BUSY)
+            continue;
+        check(st, "ucp_worker_arm");
+        if (atomic_load(&net.stop))
+            return NULL;
+        struct epoll_event ev[4];
+        int n = epoll_wait(net.epfd, ev, 4, -1);
+        if (n < 0 && errno != EINTR)
+            dsm_fatal("epoll_wait: %s", strerror(errno));
+        for (int i = 0; i < n; i++) {
+            if (ev[i].data.fd == net.kickfd) {
+                uint64_t v;
+                ssize_t r = read(net.kickfd, &v, sizeof v);
+                (void)r;
+            }
+        }
+    }
+}
+
+/* ---- set-up and tear-down ----------------------------------------------- */
+
+static void create_worker(void)
+{
+    ucp_config_t *config;
+    check(ucp_config_read(NULL, NULL, &config), "ucp_config_read");
+    ucp_params_t params = {
+        .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED,
+        .features = UCP_FEATURE_AM | UCP_FEATURE_WAKEUP,
+        .mt_workers_shared = 0,
+    };
+    check(ucp_init(&params, config, &net.ctx), "ucp_init");
+    ucp_config_release(config);
+    ucp_worker_params_t wp = {
+        .field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
+        .thread_mode = UCS_THREAD_MODE_SERIALIZED,
+    };
+    check(ucp_worker_create(net.ctx, &wp, &net.worker), "ucp_worker_create");
+}
+
+static void connect_all(void)
+{
+    ucp_address_t *addr;
+    size_t addr_len;
+    check(ucp_worker_get_address(net.worker, &addr, &addr_len), "ucp_worker_get_address");
+    size_t *lens = calloc((size_t)net.size, sizeof *lens);
+    char *all;
+    if (net.size > 1) {
+        all = boot_allgather(1, addr, addr_len, lens);
+    } else {
+        all = malloc(addr_len);
+        memcpy(all, addr, addr_len);
+        lens[0] = addr_len;
+    }
+    ucp_worker_release_address(net.worker, addr);
+
+    net.eps = calloc((size_t)net.size, sizeof *net.eps);
+    size_t off = 0;
+    for (int i = 0; i < net.size; i++) {
+        ucp_ep_params_t ep = {
+            .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS,
+            .address = (ucp_address_t *)(all + off),
+        };
+        ucs_status_t st = ucp_ep_create(net.worker, &ep, &net.eps[i]);
+        if (st != UCS_OK)
+            dsm_fatal("cannot reach node %d over UCX: %s (check UCX_TLS / UCX_NET_DEVICES)",
+                      i, ucs_status_string(st));
+        off += lens[i];
+    }
+    free(all);
+    free(lens);
+}
+
+static void setup_epoll(void)
+{
+    int efd;
+    check(ucp_worker_get_efd(net.worker, &efd), "ucp_worker_get_efd");
+    net.kickfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    net.epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (net.kickfd < 0 || net.epfd < 0)
+        dsm_fatal("eventfd/epoll: %s", strerror(errno));
+    struct epoll_event ev = { .events = EPOLLIN, .data.fd = efd };
+    struct epoll_event kick = { .events = EPOLLIN, .data.fd = net.kickfd };
+    if (epoll_ctl(net.epfd, EPOLL_CTL_ADD, efd, &ev) || epoll_ctl(net.epfd, EPOLL_CTL_ADD, net.kickfd, &kick))
+        dsm_fatal("epoll_ctl: %s", strerror(errno));
+}
+
+void net_init(int rank, int size)
+{
+    net.rank = rank;
+    net.size = size;
+    create_worker();
+    connect_all();
+    setup_epoll();
+}
+
+void net_start(void)
+{
+    int err = pthread_create(&net.thread, NULL, progress_main, NULL);
+    if (err)
+        dsm_fatal("cannot start the progress thread: %s", strerror(err));
+    net.running = true;
+}
+
+static void close_endpoints(void)
+{
+    ucp_request_param_t p = { .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = UCP_EP_CLOSE_FLAG_FORCE };
+    for (int i = 0; i < net.size; i++) {
+        ucs_status_ptr_t r = ucp_ep_close_nbx(net.eps[i], &p);
+        if (r == NULL || UCS_PTR_IS_ERR(r))
+            continue;
+        while (ucp_request_check_status(r) == UCS_INPROGRESS)
+            ucp_worker_progress(net.worker);
+        ucp_request_free(r);
+    }
+    free(net.eps);
+    net.eps = NULL;
+}
+
+void net_finalize(void)
+{
+    if (net.running) {
+        atomic_store(&net.stop, true);
+        kick_progress_thread();
+        pthread_join(net.thread, NULL);
+        net.running = false;
+    }
+    net_lock();
+    while (ucp_worker_progress(net.worker))
+        ;
+    close_endpoints();
+    ucp_worker_destroy(net.worker);
+    ucp_cleanup(net.ctx);
+    net_unlock();
+    close(net.epfd);
+    close(net.kickfd);
+}

@@ -1,0 +1,95 @@
+/*
+ * page.c: the per-page tables, the stripe locks and the written-page lists.
+ *
+ * The tables are anonymous mappings sized for every page of every segment;
+ * the kernel gives them memory only where they are touched, so a 16 GiB
+ * region used sparsely costs a few pages of tables.
+ *
+ * Two lists record what this node wrote: since the last release (flushed
+ * and announced at a lock release) and since the last barrier (announced to
+ * everyone at the barrier).  A page is in a list at most once: the PF_REL
+ * and PF_BAR flags say whether it already is.
+ */
+#include "dsm.h"
+#include "log.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+static void *table(size_t elem)
+{
+    size_t bytes = dsm.npages * elem;
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        dsm_fatal("cannot allocate the page table (%zu bytes): %s", bytes, strerror(errno));
+    return p;
+}
+
+void dsm_pages_init(void)
+{
+    dsm.state = table(sizeof *dsm.state);
+    dsm.flags = table(sizeof *dsm.flags);
+    dsm.home = table(sizeof *dsm.home);
+    dsm.twin = table(sizeof *dsm.twin);
+    for (int i = 0; i < DSM_STRIPES; i++) {
+        pthread_mutex_init(&dsm.stripes[i].mu, NULL);
+        pthread_cond_init(&dsm.stripes[i].cv, NULL);
+    }
+    pthread_mutex_init(&dsm.lists_mu, NULL);
+}
+
+struct dsm_stripe *dsm_stripe(uint64_t page)
+{
+    return &dsm.stripes[page % DSM_STRIPES];
+}
+
+void dsm_plist_add(struct dsm_plist *l, uint64_t page)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 256;
+        l->pages = realloc(l->pages, l->cap * sizeof *l->pages);
+        if (!l->pages)
+            dsm_fatal("out of memory for the written-page list");
+    }
+    l->pages[l->n++] = page;
+}
+
+/* Moves the contents of from into to (which must be empty). */
+void dsm_plist_take(struct dsm_plist *from, struct dsm_plist *to)
+{
+    *to = *from;
+    memset(from, 0, sizeof *from);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+void dsm_plist_sort(struct dsm_plist *l)
+{
+    qsort(l->pages, l->n, sizeof *l->pages, cmp_u64);
+}
+
+void dsm_plist_free(struct dsm_plist *l)
+{
+    free(l->pages);
+    memset(l, 0, sizeof *l);
+}
+
+/* Records that this node wrote the page in the current interval. */
+void dsm_note_written(uint64_t page)
+{
+    if (dsm_flag(page, PF_REL) && dsm_flag(page, PF_BAR))
+        return;
+    pthread_mutex_lock(&dsm.lists_mu);
+    if (!dsm_flag(page, PF_REL))
+        dsm_plist_add(&dsm.rel, page);
+    if (!dsm_flag(page, PF_BAR))
+        dsm_plist_add(&dsm.bar, page);
+    dsm_flag_set(page, PF_REL | PF_BAR);
+    pthread_mutex_unlock(&dsm.lists_mu);
+}

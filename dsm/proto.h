@@ -1,0 +1,43 @@
+/*
+ * proto.h: the messages of the coherence protocol, one op code each.
+ *
+ * Requests that expect an answer carry a cookie: the address of the
+ * requester's waiting structure, returned untouched in the reply.  Page
+ * numbers are global page indices (see dsm.h).
+ */
+#ifndef DSM_PROTO_H
+#define DSM_PROTO_H
+
+#include <stdint.h>
+
+enum dsm_op {
+    OP_PAGE_REQ = 1,   /* page_req → home: send me the page */
+    OP_PAGE_REP,       /* page_rep + page data → requester */
+    OP_HOME_REQ,       /* home_req → base: who is home? (claim it if nobody) */
+    OP_HOME_REP,       /* home_rep → requester */
+    OP_DIFF,           /* diff_hdr + entries → home: apply these runs */
+    OP_DIFF_ACK,       /* cookie → writer */
+    OP_BAR_ARRIVE,     /* bar_hdr + pages written → node 0 */
+    OP_BAR_RELEASE,    /* bar_hdr + notices → every node */
+    OP_LOCK_ACQ,       /* lock_req → manager */
+    OP_LOCK_GRANT,     /* lock_grant + pages → requester */
+    OP_LOCK_REL,       /* lock_req + pages written → manager */
+    OP_ATOMIC,         /* atomic_req → home (atomic.c) */
+    OP_ATOMIC_REP,     /* atomic_rep → requester */
+};
+
+struct page_req { uint64_t cookie, page; };
+struct page_rep { uint64_t cookie, page; };
+struct home_req { uint64_t cookie, page; };
+struct home_rep { uint64_t cookie; int32_t home; int32_t pad; };
+struct diff_hdr { uint64_t cookie; uint64_t count; };
+/* each diff entry: uint64_t page, uint32_t bytes, then that many bytes of runs */
+/* barrier messages: the header, count page numbers (arrival) or notices
+ * (release), then `payload` bytes that node 0 broadcasts with the release */
+struct bar_hdr { uint64_t epoch; uint64_t count; uint64_t payload; };
+/* a notice: the page and its writer, or -1 when several nodes wrote it */
+struct bar_notice { uint64_t page; int32_t writer; int32_t pad; };
+struct lock_req { uint64_t cookie, id, epoch, count; };
+struct lock_grant { uint64_t cookie, count; };
+
+#endif

@@ -1,0 +1,202 @@
+/*
+ * segment.c: the shared address space: memfd-backed segments mapped twice.
+ *
+ * The shared region is reserved at the same virtual address on every node
+ * with MAP_FIXED_NOREPLACE, so a collision is reported (with the mapping that
+ * is in the way) instead of silently moving.  The memfd is sparse: only
+ * touched pages take memory, and it never touches /dev/shm.
+ *
+ * Protection changes are coalesced into ranges: one mprotect per run of
+ * consecutive pages, both because it is much cheaper and because scattered
+ * single-page protections split the mapping into one VMA per page.
+ */
+#include "dsm.h"
+#include "log.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static const char *collision(uintptr_t base, size_t size, char *buf, size_t len)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    snprintf(buf, len, "unknown mapping");
+    if (!f)
+        return buf;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo < base + size && hi > base) {
+            line[strcspn(line, "\n")] = '\0';
+            snprintf(buf, len, "%s", line);
+            break;
+        }
+    }
+    fclose(f);
+    return buf;
+}
+
+static uintptr_t globals_start, globals_end;
+
+void dsm_set_globals(uintptr_t start, uintptr_t end)
+{
+    globals_start = start;
+    globals_end = end;
+}
+
+static int new_memfd(const char *name, size_t size)
+{
+    int fd = memfd_create(name, MFD_CLOEXEC);
+    if (fd < 0)
+        dsm_fatal("memfd_create: %s", strerror(errno));
+    if (ftruncate(fd, (off_t)size))
+        dsm_fatal("cannot size the %zu-byte shared segment: %s", size, strerror(errno));
+    return fd;
+}
+
+static void map_runtime_view(struct dsm_seg *s, uintptr_t base, size_t size);
+
+static void add_segment(const char *name, uintptr_t base, size_t size)
+{
+    struct dsm_seg *s = &dsm.segs[dsm.nsegs];
+    s->memfd = new_memfd(name, size);
+    void *app = mmap((void *)base, size, PROT_NONE, MAP_SHARED | MAP_FIXED_NOREPLACE | MAP_NORESERVE,
+                     s->memfd, 0);
+    if (app == MAP_FAILED || (uintptr_t)app != base) {
+        char what[600];
+        if (errno == EEXIST || (app != MAP_FAILED && (uintptr_t)app != base))
+            dsm_fatal("the shared region 0x%lx..0x%lx is already in use by [%s]; "
+                      "set OMPDSM_REGION_BASE to a free address",
+                      (unsigned long)base, (unsigned long)(base + size),
+                      collision(base, size, what, sizeof what));
+        dsm_fatal("cannot map the shared region at 0x%lx (%zu bytes): %s",
+                  (unsigned long)base, size, strerror(errno));
+    }
+    map_runtime_view(s, base, size);
+}
+
+/* Turns the executable's writable data (initialised data and bss) into a
+ * segment: its contents move into a memfd mapped at the same address.
+ * Every node does this with its own identical image; node 0, the home of
+ * every page, is the authority, and other nodes fetch from it. */
+static void adopt_globals(void)
+{
+    size_t ps = dsm.page_size;
+    if (ps != (size_t)sysconf(_SC_PAGESIZE))
+        dsm_fatal("OMPDSM_PAGE_SIZE=%zu: OpenMP programs share their global variables in pages of the "
+                  "OS page size; unset OMPDSM_PAGE_SIZE", ps);
+    if (globals_start & (ps - 1))
+        dsm_fatal("the program's global data does not start on a page boundary: "
+                  "link it with ompdsm-cc (which passes -Wl,-z,now)");
+    uintptr_t start = globals_start & ~(ps - 1), end = (globals_end + ps - 1) & ~(ps - 1);
+    size_t size = end - start;
+    struct dsm_seg *s = &dsm.segs[dsm.nsegs];
+    s->memfd = new_memfd("ompdsm-globals", size);
+    void *copy = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (copy == MAP_FAILED)
+        dsm_fatal("cannot save the program's global data (%zu bytes): %s", size, strerror(errno));
+    memcpy(copy, (void *)start, size);
+    if (mmap((void *)start, size, PROT_NONE, MAP_SHARED | MAP_FIXED, s->memfd, 0) == MAP_FAILED)
+        dsm_fatal("cannot map the program's global data as shared memory: %s", strerror(errno));
+    map_runtime_view(s, start, size);
+    memcpy(s->rt, copy, size);
+    munmap(copy, size);
+}
+
+static void map_runtime_view(struct dsm_seg *s, uintptr_t base, size_t size)
+{
+    s->rt = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, s->memfd, 0);
+    if (s->rt == MAP_FAILED)
+        dsm_fatal("cannot map the runtime view of a shared segment (%zu bytes): %s", size, strerror(errno));
+    s->base = base;
+    s->size = size;
+    s->first_page = dsm.npages;
+    s->npages = size >> dsm.page_shift;
+    dsm.npages += s->npages;
+    dsm.nsegs++;
+}
+
+void dsm_segments_init(void)
+{
+    dsm.page_size = dsm_cfg.page_size;
+    dsm.page_shift = (unsigned)__builtin_ctzl(dsm.page_size);
+    if (globals_end > globals_start)
+        adopt_globals();
+    add_segment("ompdsm-region", dsm_cfg.region_base, dsm_cfg.region_size);
+    dsm.alloc_next = dsm_cfg.region_base;
+    dsm.alloc_end = dsm_cfg.region_base + dsm_cfg.region_size;
+}
+
+void dsm_segments_fini(void)
+{
+    for (int i = 0; i < dsm.nsegs; i++) {
+        struct dsm_seg *s = &dsm.segs[i];
+        munmap((void *)s->base, s->size);
+        munmap(s->rt, s->size);
+        close(s->memfd);
+    }
+    dsm.nsegs = 0;
+}
+
+static struct dsm_seg *seg_of_page(uint64_t page)
+{
+    for (int i = 0; i < dsm.nsegs; i++) {
+        struct dsm_seg *s = &dsm.segs[i];
+        if (page - s->first_page < s->npages)
+            return s;
+    }
+    dsm_fatal("internal: page %lu outside every segment", (unsigned long)page);
+}
+
+int64_t dsm_page_of(uintptr_t addr)
+{
+    for (int i = 0; i < dsm.nsegs; i++) {
+        struct dsm_seg *s = &dsm.segs[i];
+        if (addr - s->base < s->size)
+            return (int64_t)(s->first_page + ((addr - s->base) >> dsm.page_shift));
+    }
+    return -1;
+}
+
+char *dsm_app(uint64_t page)
+{
+    struct dsm_seg *s = seg_of_page(page);
+    return (char *)s->base + ((page - s->first_page) << dsm.page_shift);
+}
+
+char *dsm_rt(uint64_t page)
+{
+    struct dsm_seg *s = seg_of_page(page);
+    return s->rt + ((page - s->first_page) << dsm.page_shift);
+}
+
+static const int prot_of[] = {
+    [PG_INVALID] = PROT_NONE,
+    [PG_RO] = PROT_READ,
+    [PG_RW] = PROT_READ | PROT_WRITE,
+};
+
+void dsm_protect(uint64_t first, uint64_t n, enum dsm_state st)
+{
+    if (mprotect(dsm_app(first), n << dsm.page_shift, prot_of[st]) == 0)
+        return;
+    if (errno == ENOMEM)
+        dsm_fatal("mprotect failed: too many distinct page protections for vm.max_map_count; "
+                  "raise it (sysctl vm.max_map_count) or use a larger OMPDSM_PAGE_SIZE");
+    dsm_fatal("mprotect of %lu pages at %p: %s", (unsigned long)n, (void *)dsm_app(first), strerror(errno));
+}
+
+/* Pages must be sorted; consecutive pages of one segment share one call. */
+void dsm_protect_list(const uint64_t *sorted, size_t n, enum dsm_state st)
+{
+    size_t i = 0;
+    while (i < n) {
+        size_t j = i + 1;
+        while (j < n && sorted[j] == sorted[j - 1] + 1 && dsm_app(sorted[j]) == dsm_app(sorted[j - 1]) + dsm.page_size)
+            j++;
+        dsm_protect(sorted[i], sorted[j - 1] - sorted[i] + 1, st);
+        i = j;
+    }
+}

@@ -1,0 +1,66 @@
+/*
+ * stats.c: the counters and the OMPDSM_STATS report.
+ *
+ * The report is collective: every node sends its counters through the
+ * bootstrap channel and node 0 prints one table, so the lines of different
+ * nodes cannot interleave.
+ */
+#include "stats.h"
+#include "boot.h"
+#include "dsm.h"
+
+#include "ompdsm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+struct dsm_stats dsm_stats;
+
+uint64_t dsm_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void ompdsm_get_stats(ompdsm_stats_t *o)
+{
+    o->read_faults = dsm_stats.read_faults;
+    o->write_faults = dsm_stats.write_faults;
+    o->pages_fetched = dsm_stats.pages_fetched;
+    o->pages_served = dsm_stats.pages_served;
+    o->diffs_sent = dsm_stats.diffs_sent;
+    o->diff_bytes_sent = dsm_stats.diff_bytes_sent;
+    o->diff_bytes_applied = dsm_stats.diff_bytes_applied;
+    o->barriers = dsm_stats.barriers;
+    o->locks = dsm_stats.locks;
+    o->barrier_wait_s = (double)dsm_stats.barrier_wait_ns * 1e-9;
+    o->lock_wait_s = (double)dsm_stats.lock_wait_ns * 1e-9;
+}
+
+void dsm_stats_report(void)
+{
+    ompdsm_stats_t mine;
+    ompdsm_get_stats(&mine);
+    ompdsm_stats_t *all = &mine;
+    if (dsm.nodes > 1)
+        all = boot_allgather(3, &mine, sizeof mine, NULL);
+    if (dsm.node == 0) {
+        fprintf(stderr, "ompdsm statistics (%d nodes, page %zu bytes, homes %s)\n",
+                dsm.nodes, dsm.page_size, dsm_home_policy_name(dsm_cfg.home));
+        fprintf(stderr, "%5s %10s %10s %10s %10s %10s %12s %9s %9s %10s %10s\n", "node", "rd-faults",
+                "wr-faults", "fetched", "served", "diffs", "diff-bytes", "barriers", "locks",
+                "barrier-s", "lock-s");
+        for (int i = 0; i < dsm.nodes; i++) {
+            ompdsm_stats_t *s = &all[i];
+            fprintf(stderr, "%5d %10lu %10lu %10lu %10lu %10lu %12lu %9lu %9lu %10.4f %10.4f\n", i,
+                    (unsigned long)s->read_faults, (unsigned long)s->write_faults,
+                    (unsigned long)s->pages_fetched, (unsigned long)s->pages_served,
+                    (unsigned long)s->diffs_sent, (unsigned long)s->diff_bytes_sent,
+                    (unsigned long)s->barriers, (unsigned long)s->locks, s->barrier_wait_s, s->lock_wait_s);
+        }
+    }
+    if (all != &mine)
+        free(all);
+}

@@ -1,0 +1,90 @@
+/*
+ * api.c: the omp_* query and control routines.
+ *
+ * The team of a parallel region is the set of nodes (one thread each), so
+ * the thread count is the node count; the routines answer as libgomp does
+ * for such a team.  omp_set_num_threads and omp_set_dynamic are accepted
+ * and remembered (their getters answer), but the team stays one thread per
+ * node.
+ */
+#include "omp_rt.h"
+
+#include <time.h>
+
+#define API __attribute__((visibility("default")))
+
+typedef enum omp_sched_t { omp_sched_static = 1, omp_sched_dynamic, omp_sched_guided, omp_sched_auto } omp_sched_t;
+
+API int omp_get_num_threads(void) { return omp_rt_team_size(); }
+API int omp_get_thread_num(void) { return omp_rt_thread_num(); }
+API int omp_get_max_threads(void) { return omp_rt.level > 0 ? 1 : omp_rt.nodes; }
+API int omp_get_num_procs(void) { return omp_rt.nodes; }
+API int omp_in_parallel(void) { return omp_rt.active; }
+API int omp_get_level(void) { return omp_rt.level; }
+API int omp_get_active_level(void) { return omp_rt.active ? 1 : 0; }
+API int omp_get_thread_limit(void) { return (int)(omp_icv.thread_limit > 0x7fffffff ? 0x7fffffff : omp_icv.thread_limit); }
+API int omp_get_max_active_levels(void) { return (int)omp_icv.max_active_levels; }
+API int omp_get_supported_active_levels(void) { return 1; }
+API int omp_get_dynamic(void) { return omp_icv.dynamic; }
+API int omp_get_nested(void) { return omp_icv.nested; }
+API int omp_in_final(void) { return 0; }
+API int omp_get_cancellation(void) { return 0; }
+API int omp_get_proc_bind(void) { return 0; }
+API int omp_get_num_places(void) { return 0; }
+API int omp_get_num_devices(void) { return 0; }
+API int omp_get_default_device(void) { return 0; }
+API int omp_get_initial_device(void) { return 0; }
+API int omp_get_device_num(void) { return 0; }
+API int omp_is_initial_device(void) { return 1; }
+API int omp_get_num_teams(void) { return 1; }
+API int omp_get_team_num(void) { return 0; }
+API int omp_get_max_task_priority(void) { return 0; }
+
+API void omp_set_num_threads(int n) { omp_icv.nthreads = n; }
+API void omp_set_dynamic(int d) { omp_icv.dynamic = d != 0; }
+API void omp_set_nested(int n) { omp_icv.nested = n != 0; }
+API void omp_set_max_active_levels(int n) { if (n >= 0) omp_icv.max_active_levels = n; }
+API void omp_set_default_device(int d) { (void)d; }
+
+API int omp_get_ancestor_thread_num(int level)
+{
+    if (level < 0 || level > omp_rt.level)
+        return -1;
+    return level == omp_rt.level ? omp_rt_thread_num() : (level == 1 ? omp_rt.node : 0);
+}
+
+API int omp_get_team_size(int level)
+{
+    if (level < 0 || level > omp_rt.level)
+        return -1;
+    return level == omp_rt.level ? omp_rt_team_size() : (level == 1 ? omp_rt.nodes : 1);
+}
+
+API void omp_set_schedule(omp_sched_t kind, int chunk)
+{
+    int k = (int)kind & 0x7fffffff;
+    if (k < omp_sched_static || k > omp_sched_auto)
+        return;
+    omp_icv.sched = (enum omp_sched)k;
+    omp_icv.chunk = chunk < 1 ? (k == omp_sched_static ? 0 : 1) : chunk;
+}
+
+API void omp_get_schedule(omp_sched_t *kind, int *chunk)
+{
+    *kind = (omp_sched_t)omp_icv.sched;
+    *chunk = (int)omp_icv.chunk;
+}
+
+API double omp_get_wtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+API double omp_get_wtick(void)
+{
+    struct timespec ts;
+    clock_getres(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}

@@ -1,0 +1,95 @@
+/*
+ * gomp_abi.h: the compiler-facing interface: every GOMP_* entry point that
+ * GCC 12 emits and ompdsm implements, in one place, with libgomp's
+ * signatures.  Each is defined in the file of its construct.  Entry points
+ * of constructs ompdsm does not run (target, teams, cancellation, doacross,
+ * task reductions) are defined in unsupported.c and stop the program with a
+ * message naming the construct.
+ */
+#ifndef OMP_RT_GOMP_ABI_H
+#define OMP_RT_GOMP_ABI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#pragma GCC visibility push(default)
+
+typedef unsigned long long gomp_ull;
+
+/* parallel.c */
+void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
+void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads);
+void GOMP_parallel_end(void);
+void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads, unsigned count,
+                            unsigned flags);
+
+/* barrier.c */
+void GOMP_barrier(void);
+bool GOMP_barrier_cancel(void);
+bool GOMP_cancel(int which, bool do_cancel);
+bool GOMP_cancellation_point(int which);
+
+/* loop.c: for each schedule S in static, dynamic, guided, nonmonotonic_dynamic,
+ * nonmonotonic_guided, ordered_static, ordered_dynamic, ordered_guided:
+ *   bool GOMP_loop_S_start(long, long, long, long chunk, long *, long *);
+ *   bool GOMP_loop_S_next(long *, long *);
+ *   and the GOMP_loop_ull_S_* pair;
+ * for R in runtime, nonmonotonic_runtime, maybe_nonmonotonic_runtime, ordered_runtime
+ * the same without chunk; GOMP_parallel_loop_S / _R for the combined forms. */
+bool GOMP_loop_start(long start, long end, long incr, long sched, long chunk, long *istart, long *iend,
+                     uintptr_t *reductions, void **mem);
+bool GOMP_loop_ordered_start(long start, long end, long incr, long sched, long chunk, long *istart,
+                             long *iend, uintptr_t *reductions, void **mem);
+bool GOMP_loop_ull_start(bool up, gomp_ull start, gomp_ull end, gomp_ull incr, long sched, gomp_ull chunk,
+                         gomp_ull *istart, gomp_ull *iend, uintptr_t *reductions, void **mem);
+bool GOMP_loop_ull_ordered_start(bool up, gomp_ull start, gomp_ull end, gomp_ull incr, long sched,
+                                 gomp_ull chunk, gomp_ull *istart, gomp_ull *iend, uintptr_t *reductions,
+                                 void **mem);
+void GOMP_loop_end(void);
+void GOMP_loop_end_nowait(void);
+bool GOMP_loop_end_cancel(void);
+void GOMP_ordered_start(void);
+void GOMP_ordered_end(void);
+
+/* sections.c */
+unsigned GOMP_sections_start(unsigned count);
+unsigned GOMP_sections_next(void);
+void GOMP_sections_end(void);
+void GOMP_sections_end_nowait(void);
+bool GOMP_sections_end_cancel(void);
+
+/* single.c */
+bool GOMP_single_start(void);
+void *GOMP_single_copy_start(void);
+void GOMP_single_copy_end(void *data);
+
+/* critical.c */
+void GOMP_critical_start(void);
+void GOMP_critical_end(void);
+void GOMP_critical_name_start(void **pptr);
+void GOMP_critical_name_end(void **pptr);
+void GOMP_atomic_start(void);
+void GOMP_atomic_end(void);
+
+/* task.c */
+void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+               long arg_align, bool if_clause, unsigned flags, void **depend, int priority, void *detach);
+void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                   long arg_align, unsigned flags, unsigned long num_tasks, int priority, long start,
+                   long end, long step);
+void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                       long arg_align, unsigned flags, unsigned long num_tasks, int priority,
+                       gomp_ull start, gomp_ull end, gomp_ull step);
+void GOMP_taskwait(void);
+void GOMP_taskyield(void);
+void GOMP_taskgroup_start(void);
+void GOMP_taskgroup_end(void);
+void *GOMP_alloc(size_t alignment, size_t size, uintptr_t allocator);
+void GOMP_free(void *ptr, uintptr_t allocator);
+void GOMP_error(const char *msg, size_t msglen);
+void GOMP_warning(const char *msg, size_t msglen);
+
+#pragma GCC visibility pop
+
+#endif

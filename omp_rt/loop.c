@@ -1,0 +1,330 @@
+/*
+ * loop.c: worksharing loops: the GOMP_loop_* and GOMP_parallel_loop_*
+ * entry points, for long and unsigned long long iteration variables.
+ *
+ * GCC computes static schedules inline; it calls the runtime for dynamic,
+ * guided and runtime schedules, ordered loops and combined constructs.
+ * Here every schedule is reduced to chunks of iteration numbers:
+ *   static (and auto)  computed locally from the thread number, as libgomp
+ *                      does (blocks, or chunks dealt round-robin);
+ *   dynamic, guided    handed out by node 0 (ws.c), one message per chunk;
+ *   runtime            whatever OMP_SCHEDULE / omp_set_schedule chose.
+ *
+ * ordered: a thread waits at node 0 for its iteration's turn, then takes a
+ * DSM lock for the ordered part, so it sees the writes of the ordered part
+ * before it (release consistency through the lock's write notices).
+ */
+#include "gomp_abi.h"
+#include "loop.h"
+
+#include "../dsm/dsm.h"
+#include "../dsm/log.h"
+
+#define GFS_MONOTONIC 0x80000000UL
+#define API __attribute__((visibility("default")))
+
+static struct {
+    struct omp_loop_args a;
+    uint64_t seq;
+    uint64_t dealt;              /* static: chunks or blocks taken so far */
+    uint64_t chunk_lo, ordered_done;
+} cur;
+
+static int resolve(int kind, long *chunk)
+{
+    kind &= ~(int)GFS_MONOTONIC;
+    if (kind == 0) {             /* schedule(runtime) */
+        kind = omp_icv.sched;
+        *chunk = omp_icv.chunk;
+    }
+    if (kind == OMP_SCHED_AUTO) {
+        kind = OMP_SCHED_STATIC;
+        *chunk = 0;
+    }
+    if (kind < OMP_SCHED_STATIC || kind > OMP_SCHED_GUIDED)
+        dsm_fatal("unknown loop schedule %d", kind);
+    if (kind != OMP_SCHED_STATIC && *chunk < 1)
+        *chunk = 1;
+    return kind;
+}
+
+void omp_loop_args_long(struct omp_loop_args *a, int kind, long start, long end, long incr, long chunk)
+{
+    a->kind = resolve(kind, &chunk);
+    a->chunk = chunk;
+    a->ull = false;
+    a->start = (uint64_t)start;
+    a->incr = (uint64_t)incr;
+    if (incr > 0)
+        a->n = start < end ? ((uint64_t)end - (uint64_t)start + (uint64_t)incr - 1) / (uint64_t)incr : 0;
+    else
+        a->n = start > end ? ((uint64_t)start - (uint64_t)end - (uint64_t)incr - 1) / (0 - (uint64_t)incr) : 0;
+}
+
+void omp_loop_args_ull(struct omp_loop_args *a, int kind, bool up, unsigned long long start,
+                       unsigned long long end, unsigned long long incr, unsigned long long chunk)
+{
+    long c = (long)chunk;
+    a->kind = resolve(kind, &c);
+    a->chunk = c;
+    a->ull = true;
+    a->start = start;
+    a->incr = incr;
+    if (up)
+        a->n = start < end ? (end - start + incr - 1) / incr : 0;
+    else
+        a->n = start > end ? (start - end + (0 - incr) - 1) / (0 - incr) : 0;
+}
+
+void omp_loop_init(const struct omp_loop_args *a)
+{
+    cur.a = *a;
+    cur.seq = ++omp_rt.ws_seq;
+    cur.dealt = 0;
+}
+
+uint64_t omp_loop_seq(void)
+{
+    return cur.seq;
+}
+
+static bool static_next(uint64_t *lo, uint64_t *hi)
+{
+    uint64_t size = (uint64_t)omp_rt_team_size(), num = (uint64_t)omp_rt_thread_num(), n = cur.a.n;
+    if (cur.a.chunk <= 0) {
+        if (cur.dealt++)
+            return false;
+        uint64_t q = n / size, r = n % size;
+        *lo = num * q + (num < r ? num : r);
+        *hi = *lo + q + (num < r);
+    } else {
+        uint64_t c = (uint64_t)cur.a.chunk, k = cur.dealt++ * size + num;
+        if (k >= (n + c - 1) / c)
+            return false;
+        *lo = k * c;
+        *hi = *lo + c < n ? *lo + c : n;
+    }
+    return *lo < *hi;
+}
+
+bool omp_loop_next(uint64_t *lo, uint64_t *hi)
+{
+    bool more;
+    if (cur.a.kind == OMP_SCHED_STATIC || omp_rt_team_size() == 1) {
+        if (cur.a.kind != OMP_SCHED_STATIC)
+            cur.a.chunk = 0;
+        more = static_next(lo, hi);
+    } else {
+        struct omp_ws_ask ask = { .region = omp_rt.region, .seq = cur.seq, .n = cur.a.n,
+                                  .chunk = cur.a.chunk, .kind = cur.a.kind, .nthreads = omp_rt_team_size() };
+        omp_ws_next(&ask, lo, hi);
+        more = *lo < *hi;
+    }
+    cur.chunk_lo = *lo;
+    cur.ordered_done = 0;
+    return more;
+}
+
+uint64_t omp_loop_current(void)
+{
+    return cur.chunk_lo + cur.ordered_done;
+}
+
+/* ---- mapping iteration numbers back to the program's values ------------- */
+
+static bool next_long(long *istart, long *iend)
+{
+    uint64_t lo, hi;
+    if (!omp_loop_next(&lo, &hi))
+        return false;
+    *istart = (long)(cur.a.start + lo * cur.a.incr);
+    *iend = (long)(cur.a.start + hi * cur.a.incr);
+    return true;
+}
+
+static bool next_ull(unsigned long long *istart, unsigned long long *iend)
+{
+    uint64_t lo, hi;
+    if (!omp_loop_next(&lo, &hi))
+        return false;
+    *istart = cur.a.start + lo * cur.a.incr;
+    *iend = cur.a.start + hi * cur.a.incr;
+    return true;
+}
+
+static bool start_long(int kind, long start, long end, long incr, long chunk, long *istart, long *iend)
+{
+    struct omp_loop_args a;
+    omp_loop_args_long(&a, kind, start, end, incr, chunk);
+    omp_loop_init(&a);
+    return next_long(istart, iend);
+}
+
+static bool start_ull(int kind, bool up, unsigned long long start, unsigned long long end,
+                      unsigned long long incr, unsigned long long chunk, unsigned long long *istart,
+                      unsigned long long *iend)
+{
+    struct omp_loop_args a;
+    omp_loop_args_ull(&a, kind, up, start, end, incr, chunk);
+    omp_loop_init(&a);
+    return next_ull(istart, iend);
+}
+
+/* ---- the entry points ---------------------------------------------------- */
+
+#define LOOP_LONG(name, kind)                                                                  \
+    API bool GOMP_loop_##name##_start(long s, long e, long i, long c, long *is, long *ie)          \
+    {                                                                                          \
+        return start_long(kind, s, e, i, c, is, ie);                                           \
+    }                                                                                          \
+    API bool GOMP_loop_##name##_next(long *is, long *ie) { return next_long(is, ie); }            \
+    API bool GOMP_loop_ull_##name##_start(bool up, unsigned long long s, unsigned long long e,      \
+                                      unsigned long long i, unsigned long long c,              \
+                                      unsigned long long *is, unsigned long long *ie)          \
+    {                                                                                          \
+        return start_ull(kind, up, s, e, i, c, is, ie);                                        \
+    }                                                                                          \
+    API bool GOMP_loop_ull_##name##_next(unsigned long long *is, unsigned long long *ie)           \
+    {                                                                                          \
+        return next_ull(is, ie);                                                               \
+    }
+
+#define LOOP_RUNTIME(name)                                                                     \
+    API bool GOMP_loop_##name##_start(long s, long e, long i, long *is, long *ie)                  \
+    {                                                                                          \
+        return start_long(0, s, e, i, 0, is, ie);                                              \
+    }                                                                                          \
+    API bool GOMP_loop_##name##_next(long *is, long *ie) { return next_long(is, ie); }            \
+    API bool GOMP_loop_ull_##name##_start(bool up, unsigned long long s, unsigned long long e,      \
+                                      unsigned long long i, unsigned long long *is,            \
+                                      unsigned long long *ie)                                  \
+    {                                                                                          \
+        return start_ull(0, up, s, e, i, 0, is, ie);                                           \
+    }                                                                                          \
+    API bool GOMP_loop_ull_##name##_next(unsigned long long *is, unsigned long long *ie)           \
+    {                                                                                          \
+        return next_ull(is, ie);                                                               \
+    }
+
+LOOP_LONG(static, OMP_SCHED_STATIC)
+LOOP_LONG(dynamic, OMP_SCHED_DYNAMIC)
+LOOP_LONG(guided, OMP_SCHED_GUIDED)
+LOOP_LONG(nonmonotonic_dynamic, OMP_SCHED_DYNAMIC)
+LOOP_LONG(nonmonotonic_guided, OMP_SCHED_GUIDED)
+LOOP_LONG(ordered_static, OMP_SCHED_STATIC)
+LOOP_LONG(ordered_dynamic, OMP_SCHED_DYNAMIC)
+LOOP_LONG(ordered_guided, OMP_SCHED_GUIDED)
+LOOP_RUNTIME(runtime)
+LOOP_RUNTIME(nonmonotonic_runtime)
+LOOP_RUNTIME(maybe_nonmonotonic_runtime)
+LOOP_RUNTIME(ordered_runtime)
+
+static void no_task_reductions(uintptr_t *reductions, void **mem)
+{
+    if (reductions || mem)
+        omp_rt_unsupported("task reductions on a worksharing loop");
+}
+
+bool GOMP_loop_start(long s, long e, long i, long sched, long c, long *is, long *ie, uintptr_t *reductions,
+                     void **mem)
+{
+    no_task_reductions(reductions, mem);
+    return start_long((int)sched, s, e, i, c, is, ie);
+}
+
+bool GOMP_loop_ordered_start(long s, long e, long i, long sched, long c, long *is, long *ie,
+                             uintptr_t *reductions, void **mem)
+{
+    return GOMP_loop_start(s, e, i, sched, c, is, ie, reductions, mem);
+}
+
+bool GOMP_loop_ull_start(bool up, unsigned long long s, unsigned long long e, unsigned long long i, long sched,
+                         unsigned long long c, unsigned long long *is, unsigned long long *ie,
+                         uintptr_t *reductions, void **mem)
+{
+    no_task_reductions(reductions, mem);
+    return start_ull((int)sched, up, s, e, i, c, is, ie);
+}
+
+bool GOMP_loop_ull_ordered_start(bool up, unsigned long long s, unsigned long long e, unsigned long long i,
+                                 long sched, unsigned long long c, unsigned long long *is,
+                                 unsigned long long *ie, uintptr_t *reductions, void **mem)
+{
+    return GOMP_loop_ull_start(up, s, e, i, sched, c, is, ie, reductions, mem);
+}
+
+void GOMP_loop_end(void)
+{
+    omp_rt_barrier();
+}
+
+void GOMP_loop_end_nowait(void)
+{
+}
+
+bool GOMP_loop_end_cancel(void)
+{
+    omp_rt_barrier();
+    return false;
+}
+
+/* ---- combined parallel loops --------------------------------------------- */
+
+static void parallel_long(void (*fn)(void *), void *data, int kind, long s, long e, long i, long c)
+{
+    struct omp_loop_args a;
+    omp_loop_args_long(&a, kind, s, e, i, c);
+    omp_rt_parallel_loop(fn, data, &a);
+}
+
+#define PARALLEL_LOOP(name, kind)                                                              \
+    API void GOMP_parallel_loop_##name(void (*fn)(void *), void *data, unsigned nt, long s, long e,  \
+                                   long i, long c, unsigned flags)                             \
+    {                                                                                          \
+        (void)nt;                                                                              \
+        (void)flags;                                                                           \
+        parallel_long(fn, data, kind, s, e, i, c);                                             \
+    }
+
+#define PARALLEL_LOOP_RUNTIME(name)                                                            \
+    API void GOMP_parallel_loop_##name(void (*fn)(void *), void *data, unsigned nt, long s, long e,  \
+                                   long i, unsigned flags)                                     \
+    {                                                                                          \
+        (void)nt;                                                                              \
+        (void)flags;                                                                           \
+        parallel_long(fn, data, 0, s, e, i, 0);                                                \
+    }
+
+PARALLEL_LOOP(static, OMP_SCHED_STATIC)
+PARALLEL_LOOP(dynamic, OMP_SCHED_DYNAMIC)
+PARALLEL_LOOP(guided, OMP_SCHED_GUIDED)
+PARALLEL_LOOP(nonmonotonic_dynamic, OMP_SCHED_DYNAMIC)
+PARALLEL_LOOP(nonmonotonic_guided, OMP_SCHED_GUIDED)
+PARALLEL_LOOP_RUNTIME(runtime)
+PARALLEL_LOOP_RUNTIME(nonmonotonic_runtime)
+PARALLEL_LOOP_RUNTIME(maybe_nonmonotonic_runtime)
+
+/* ---- ordered --------------------------------------------------------------- */
+
+static uint64_t ordered_lock_id(void)
+{
+    return 0x0d0d000000000000ULL ^ (omp_rt.region << 20) ^ cur.seq;
+}
+
+void GOMP_ordered_start(void)
+{
+    if (omp_rt_team_size() == 1)
+        return;
+    omp_ws_ordered_wait(cur.seq, omp_loop_current());
+    dsm_lock_acquire(ordered_lock_id());
+}
+
+void GOMP_ordered_end(void)
+{
+    if (omp_rt_team_size() == 1)
+        return;
+    uint64_t next = omp_loop_current() + 1;
+    cur.ordered_done++;
+    dsm_lock_release(ordered_lock_id());
+    omp_ws_ordered_done(cur.seq, next);
+}

@@ -1,0 +1,52 @@
+/*
+ * loop.h: the iteration space of a worksharing loop, shared by loop.c
+ * (the GOMP_loop_* entry points), sections.c and parallel.c.
+ *
+ * Loops are kept as iteration numbers 0 .. n-1; the entry points map them
+ * back to the program's (start, incr) for long and unsigned long long
+ * loops.  Static schedules are computed locally; dynamic and guided chunks
+ * are handed out by node 0 (ws.c).
+ */
+#ifndef OMP_RT_LOOP_H
+#define OMP_RT_LOOP_H
+
+#include "omp_rt.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct omp_loop_args {
+    int kind;                   /* enum omp_sched, resolved (never runtime); 0 = none */
+    bool ull;
+    uint64_t start, incr, n;    /* first value, step, number of iterations */
+    long chunk;
+};
+
+void omp_loop_args_long(struct omp_loop_args *a, int kind, long start, long end, long incr, long chunk);
+void omp_loop_args_ull(struct omp_loop_args *a, int kind, bool up, unsigned long long start,
+                       unsigned long long end, unsigned long long incr, unsigned long long chunk);
+
+/* Starts this thread's part of a new worksharing loop. */
+void omp_loop_init(const struct omp_loop_args *a);
+/* The next chunk [lo, hi) of iteration numbers; false when none is left. */
+bool omp_loop_next(uint64_t *lo, uint64_t *hi);
+/* The iteration number of the iteration that is running (for ordered). */
+uint64_t omp_loop_current(void);
+uint64_t omp_loop_seq(void);
+
+void omp_sections_init(unsigned count);
+
+/* ws.c: node 0's service */
+struct omp_ws_ask {
+    uint64_t region, seq, n;
+    long chunk;
+    int kind, nthreads;
+};
+void omp_ws_next(const struct omp_ws_ask *ask, uint64_t *lo, uint64_t *hi);
+void omp_ws_ordered_wait(uint64_t seq, uint64_t iter);
+void omp_ws_ordered_done(uint64_t seq, uint64_t next_iter);
+
+/* parallel.c */
+void omp_rt_parallel_loop(void (*fn)(void *), void *data, const struct omp_loop_args *loop);
+
+#endif

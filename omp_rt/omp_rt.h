@@ -1,0 +1,75 @@
+/*
+ * omp_rt.h: the OpenMP runtime's internal state (prefix omp_rt / omp_).
+ *
+ * One OpenMP thread per node: node 0 runs main() and is the master thread;
+ * the other nodes wait in omp_rt_worker_loop() for parallel regions.  The
+ * team of a region is every node, thread number = node number.  Nested
+ * parallel regions run with a team of one, as libgomp does when nesting is
+ * off.
+ *
+ * Worksharing constructs are numbered in the order a thread meets them in
+ * its region (every thread meets the same constructs in the same order, as
+ * OpenMP requires); the number names the construct in messages to node 0,
+ * which hands out dynamic chunks, sections and single ownership (ws.c).
+ */
+#ifndef OMP_RT_H
+#define OMP_RT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum omp_sched {
+    OMP_SCHED_STATIC = 1,
+    OMP_SCHED_DYNAMIC = 2,
+    OMP_SCHED_GUIDED = 3,
+    OMP_SCHED_AUTO = 4,
+};
+
+/* Internal control variables, from the environment (env.c) and omp_set_*. */
+struct omp_icv {
+    int nthreads;               /* OMP_NUM_THREADS first level, 0 = unset */
+    enum omp_sched sched;       /* OMP_SCHEDULE, for schedule(runtime) */
+    long chunk;
+    bool dynamic, nested;
+    long max_active_levels, thread_limit;
+};
+
+struct omp_rt {
+    int node, nodes;
+    int level;                  /* nesting depth of parallel regions */
+    bool active;                /* inside a parallel region with > 1 thread */
+    uint64_t ws_seq;            /* worksharing constructs met in this region */
+    uint64_t region;            /* parallel regions started so far */
+    uintptr_t exe_base;         /* load address of the executable */
+};
+
+extern struct omp_icv omp_icv;
+extern struct omp_rt omp_rt;
+
+/* env.c */
+void omp_env_load(void);
+bool omp_parse_schedule(const char *v, enum omp_sched *kind, long *chunk, bool *monotonic);
+const char *omp_sched_name(enum omp_sched kind);
+
+/* parallel.c */
+void omp_rt_register(void);          /* message handlers, before any region */
+int omp_rt_worker_loop(void);         /* nodes other than 0: returns the exit status */
+void omp_rt_broadcast_exit(int status);
+int omp_rt_team_size(void);
+int omp_rt_thread_num(void);
+
+/* barrier.c: the team barrier (a DSM barrier among the nodes). */
+void omp_rt_barrier(void);
+
+/* ws.c: node 0's worksharing service. */
+void omp_ws_register(void);
+void omp_ws_reset(void);
+
+/* heap.c: the shared heap (collective; before main runs) */
+void omp_heap_init(void);
+
+/* unsupported.c */
+_Noreturn void omp_rt_unsupported(const char *construct);
+
+#endif

@@ -1,0 +1,213 @@
+/*
+ * parallel.c: parallel regions (GOMP_parallel and its combined forms) and
+ * the loop in which nodes other than 0 wait for them.
+ *
+ * Starting a region is one DSM barrier whose release carries the region
+ * from node 0 to every node: the outlined function, its data (an address
+ * on node 0's shared stack or in shared memory) and, for combined
+ * constructs, the loop or sections to set up.  The barrier also publishes
+ * what node 0 wrote sequentially.  Ending a region is a second barrier.
+ * Function pointers are valid on every node because every node runs the
+ * same executable at the same address (ompdsm-run disables address space
+ * randomisation; omp_rt_register() checks it).
+ *
+ * A parallel region met inside another one runs with a team of one thread
+ * (nesting is inactive, as libgomp does by default).
+ */
+#include "omp_rt.h"
+#include "gomp_abi.h"
+#include "loop.h"
+
+#include "../dsm/boot.h"
+#include "../dsm/dsm.h"
+#include "../dsm/log.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum cmd_kind { CMD_REGION = 1, CMD_EXIT = 2 };
+
+struct region_cmd {
+    uint32_t kind;
+    int32_t status;                     /* CMD_EXIT */
+    void (*fn)(void *);
+    void *data;
+    struct omp_loop_args loop;          /* loop.kind 0: none */
+    unsigned sections;                  /* combined parallel sections */
+};
+
+/* The team of the innermost region this node runs. */
+static struct {
+    int size, num;
+} team = { 1, 0 };
+
+int omp_rt_team_size(void)
+{
+    return team.size;
+}
+
+int omp_rt_thread_num(void)
+{
+    return team.num;
+}
+
+void omp_rt_barrier(void)
+{
+    if (team.size > 1)
+        dsm_barrier();
+}
+
+static void enter_team(void)
+{
+    omp_rt.level = 1;
+    omp_rt.active = omp_rt.nodes > 1;
+    omp_rt.ws_seq = 0;
+    omp_rt.region++;
+    team.size = omp_rt.nodes;
+    team.num = omp_rt.node;
+}
+
+static void leave_team(void)
+{
+    omp_rt_barrier();
+    omp_ws_reset();
+    team.size = 1;
+    team.num = 0;
+    omp_rt.level = 0;
+    omp_rt.active = false;
+}
+
+static void set_up_worksharing(const struct region_cmd *c)
+{
+    if (c->loop.kind)
+        omp_loop_init(&c->loop);
+    if (c->sections)
+        omp_sections_init(c->sections);
+}
+
+static void run_region(const struct region_cmd *c)
+{
+    enter_team();
+    set_up_worksharing(c);
+    c->fn(c->data);
+    leave_team();
+}
+
+int omp_rt_worker_loop(void)
+{
+    for (;;) {
+        size_t len;
+        struct region_cmd *c = dsm_barrier_bcast(NULL, 0, &len);
+        if (!c || len != sizeof *c)
+            dsm_fatal("internal: bad parallel region command (%zu bytes)", len);
+        if (c->kind == CMD_EXIT) {
+            int status = c->status;
+            free(c);
+            return status;
+        }
+        run_region(c);
+        free(c);
+    }
+}
+
+void omp_rt_broadcast_exit(int status)
+{
+    if (omp_rt.level > 0)
+        dsm_fatal("exit() called inside a parallel region; ompdsm needs node 0 to leave main() "
+                  "outside parallel regions");
+    struct region_cmd c = { .kind = CMD_EXIT, .status = status };
+    free(dsm_barrier_bcast(&c, sizeof c, NULL));
+}
+
+/* A region inside a region: one thread, no communication. */
+static void run_nested(const struct region_cmd *c)
+{
+    int size = team.size, num = team.num, level = omp_rt.level;
+    bool active = omp_rt.active;
+    uint64_t seq = omp_rt.ws_seq;
+    team.size = 1;
+    team.num = 0;
+    omp_rt.level++;
+    omp_rt.active = false;
+    set_up_worksharing(c);
+    c->fn(c->data);
+    team.size = size;
+    team.num = num;
+    omp_rt.level = level;
+    omp_rt.active = active;
+    omp_rt.ws_seq = seq;
+}
+
+static void start_region(struct region_cmd *c)
+{
+    if (omp_rt.level > 0) {
+        run_nested(c);
+        return;
+    }
+    c->kind = CMD_REGION;
+    free(dsm_barrier_bcast(c, sizeof *c, NULL));
+    run_region(c);
+}
+
+void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
+{
+    (void)num_threads;
+    (void)flags;
+    struct region_cmd c = { .fn = fn, .data = data };
+    start_region(&c);
+}
+
+void omp_rt_parallel_loop(void (*fn)(void *), void *data, const struct omp_loop_args *loop)
+{
+    struct region_cmd c = { .fn = fn, .data = data, .loop = *loop };
+    start_region(&c);
+}
+
+void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads, unsigned count,
+                            unsigned flags)
+{
+    (void)num_threads;
+    (void)flags;
+    struct region_cmd c = { .fn = fn, .data = data, .sections = count };
+    start_region(&c);
+}
+
+/* The interface of GCC before 4.9: the caller runs fn itself between the
+ * two calls. */
+void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
+{
+    (void)num_threads;
+    if (omp_rt.level > 0)
+        dsm_fatal("nested GOMP_parallel_start is not supported");
+    struct region_cmd c = { .kind = CMD_REGION, .fn = fn, .data = data };
+    free(dsm_barrier_bcast(&c, sizeof c, NULL));
+    enter_team();
+}
+
+void GOMP_parallel_end(void)
+{
+    leave_team();
+}
+
+/* Every node must run the same executable at the same address: function
+ * pointers travel in region commands. */
+static void check_same_image(void)
+{
+    uintptr_t mine[2] = { (uintptr_t)&GOMP_parallel, (uintptr_t)dsm.segs[0].base };
+    if (omp_rt.nodes == 1)
+        return;
+    size_t lens[omp_rt.nodes];
+    uintptr_t *all = boot_allgather(20, mine, sizeof mine, lens);
+    for (int n = 0; n < omp_rt.nodes; n++)
+        if (all[2 * n] != mine[0] || all[2 * n + 1] != mine[1])
+            dsm_fatal("node %d runs the program at another address than node %d: start every node with "
+                      "the same binary and address space randomisation off (ompdsm-run does this)",
+                      n, omp_rt.node);
+    free(all);
+}
+
+void omp_rt_register(void)
+{
+    omp_ws_register();
+    check_same_image();     /* also a barrier: every node's handlers are in place */
+}

@@ -1,0 +1,41 @@
+/*
+ * sections.c: the sections construct, as a dynamic loop over the section
+ * numbers 1..count with chunks of one: node 0 hands each section to the
+ * first thread that asks.
+ */
+#include "gomp_abi.h"
+#include "loop.h"
+
+void omp_sections_init(unsigned count)
+{
+    struct omp_loop_args a;
+    omp_loop_args_long(&a, OMP_SCHED_DYNAMIC, 1, (long)count + 1, 1, 1);
+    omp_loop_init(&a);
+}
+
+unsigned GOMP_sections_next(void)
+{
+    uint64_t lo, hi;
+    return omp_loop_next(&lo, &hi) ? (unsigned)lo + 1 : 0;
+}
+
+unsigned GOMP_sections_start(unsigned count)
+{
+    omp_sections_init(count);
+    return GOMP_sections_next();
+}
+
+void GOMP_sections_end(void)
+{
+    omp_rt_barrier();
+}
+
+void GOMP_sections_end_nowait(void)
+{
+}
+
+bool GOMP_sections_end_cancel(void)
+{
+    omp_rt_barrier();
+    return false;
+}

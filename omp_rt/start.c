@@ -1,0 +1,93 @@
+/*
+ * start.c: how an OpenMP program starts and ends on every node.
+ *
+ * ompdsm-cc links the program with -Wl,--wrap=main and a small static
+ * object whose __wrap_main() calls omp_rt_start() with the real main and the
+ * bounds of the executable's writable data.  Then, on every node:
+ *   1. the DSM starts, with the program's globals as a shared segment whose
+ *      home is node 0;
+ *   2. node 0 runs main() on a stack in the shared region (homed at node 0),
+ *      so the shared locals of main that parallel regions use are reachable
+ *      from every node;
+ *   3. the other nodes wait for parallel regions (parallel.c);
+ *   4. when node 0 exits (main returns or exit() is called), the exit status
+ *      travels to every node with a last barrier; all leave the job and exit
+ *      with that status.
+ */
+#include "omp_rt.h"
+
+#include "../dsm/dsm.h"
+#include "../dsm/log.h"
+#include "ompdsm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#define MAIN_STACK_SIZE (64UL << 20)
+
+struct omp_rt omp_rt;
+
+static struct {
+    int (*main)(int, char **, char **);
+    int argc;
+    char **argv, **envp;
+    int status;
+    ucontext_t caller, callee;
+} boot;
+
+static void run_main(void)
+{
+    boot.status = boot.main(boot.argc, boot.argv, boot.envp);
+}
+
+/* Runs main() on a stack in the shared region and returns its status. */
+static int main_on_shared_stack(void *stack, size_t size)
+{
+    if (getcontext(&boot.callee))
+        dsm_fatal("getcontext failed");
+    boot.callee.uc_stack.ss_sp = stack;
+    boot.callee.uc_stack.ss_size = size;
+    boot.callee.uc_link = &boot.caller;
+    makecontext(&boot.callee, run_main, 0);
+    if (swapcontext(&boot.caller, &boot.callee))
+        dsm_fatal("swapcontext failed");
+    return boot.status;
+}
+
+/* Node 0 leaving, however it leaves: the others learn its status. */
+static void at_exit(int status, void *arg)
+{
+    (void)arg;
+    omp_rt_broadcast_exit(status);
+    ompdsm_finalize();
+}
+
+__attribute__((visibility("default"))) int omp_rt_start(int argc, char **argv, char **envp,
+                                                      int (*real_main)(int, char **, char **),
+                                                      char *data_start, char *data_end)
+{
+    dsm_set_globals((uintptr_t)data_start, (uintptr_t)data_end);
+    ompdsm_init(&argc, &argv);
+    omp_rt.node = ompdsm_node();
+    omp_rt.nodes = ompdsm_nodes();
+    omp_env_load();
+    omp_heap_init();
+    omp_rt_register();
+    void *stack = dsm_alloc(MAIN_STACK_SIZE, 0);
+    if (omp_rt.node != 0) {
+        int status = omp_rt_worker_loop();
+        ompdsm_finalize();
+        /* Not exit(): the program's destructors and atexit handlers belong
+         * to node 0, which runs main(). */
+        fflush(NULL);
+        _exit(status);
+    }
+    on_exit(at_exit, NULL);
+    boot.main = real_main;
+    boot.argc = argc;
+    boot.argv = argv;
+    boot.envp = envp;
+    return main_on_shared_stack(stack, MAIN_STACK_SIZE);
+}

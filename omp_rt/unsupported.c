@@ -1,0 +1,56 @@
+/*
+ * unsupported.c: the entry points of constructs ompdsm does not run.
+ *
+ * Each one stops the program with a message naming the construct, rather
+ * than leaving the symbol undefined (the link would fail with a message
+ * about a GOMP_ symbol, which says nothing to the user) or doing something
+ * silently different.
+ */
+#include "omp_rt.h"
+
+#include "../dsm/log.h"
+
+void omp_rt_unsupported(const char *construct)
+{
+    dsm_fatal("unsupported OpenMP construct: %s", construct);
+}
+
+#define UNSUPPORTED(symbol, construct)                                        \
+    __attribute__((visibility("default"))) void symbol(void);                 \
+    void symbol(void) { omp_rt_unsupported(construct); }
+
+UNSUPPORTED(GOMP_target, "target")
+UNSUPPORTED(GOMP_target_ext, "target")
+UNSUPPORTED(GOMP_target_data, "target data")
+UNSUPPORTED(GOMP_target_data_ext, "target data")
+UNSUPPORTED(GOMP_target_end_data, "target data")
+UNSUPPORTED(GOMP_target_update, "target update")
+UNSUPPORTED(GOMP_target_update_ext, "target update")
+UNSUPPORTED(GOMP_target_enter_exit_data, "target enter/exit data")
+UNSUPPORTED(GOMP_teams, "teams")
+UNSUPPORTED(GOMP_teams4, "teams")
+UNSUPPORTED(GOMP_teams_reg, "teams")
+UNSUPPORTED(GOMP_loop_doacross_start, "ordered(n) with depend (doacross)")
+UNSUPPORTED(GOMP_loop_doacross_static_start, "ordered(n) with depend (doacross)")
+UNSUPPORTED(GOMP_loop_doacross_dynamic_start, "ordered(n) with depend (doacross)")
+UNSUPPORTED(GOMP_loop_doacross_guided_start, "ordered(n) with depend (doacross)")
+UNSUPPORTED(GOMP_loop_doacross_runtime_start, "ordered(n) with depend (doacross)")
+UNSUPPORTED(GOMP_loop_ull_doacross_start, "ordered(n) with depend (doacross)")
+UNSUPPORTED(GOMP_loop_ull_doacross_static_start, "ordered(n) with depend (doacross)")
+UNSUPPORTED(GOMP_loop_ull_doacross_dynamic_start, "ordered(n) with depend (doacross)")
+UNSUPPORTED(GOMP_loop_ull_doacross_guided_start, "ordered(n) with depend (doacross)")
+UNSUPPORTED(GOMP_loop_ull_doacross_runtime_start, "ordered(n) with depend (doacross)")
+UNSUPPORTED(GOMP_doacross_post, "ordered depend(source)")
+UNSUPPORTED(GOMP_doacross_wait, "ordered depend(sink)")
+UNSUPPORTED(GOMP_doacross_ull_post, "ordered depend(source)")
+UNSUPPORTED(GOMP_doacross_ull_wait, "ordered depend(sink)")
+UNSUPPORTED(GOMP_parallel_reductions, "task reductions on parallel")
+UNSUPPORTED(GOMP_taskgroup_reduction_register, "task reductions")
+UNSUPPORTED(GOMP_taskgroup_reduction_unregister, "task reductions")
+UNSUPPORTED(GOMP_task_reduction_remap, "task reductions")
+UNSUPPORTED(GOMP_workshare_task_reduction_unregister, "task reductions")
+UNSUPPORTED(GOMP_taskwait_depend, "taskwait depend")
+UNSUPPORTED(GOMP_sections2_start, "sections with task reductions")
+UNSUPPORTED(GOMP_scope_start, "scope with task reductions")
+UNSUPPORTED(GOMP_offload_register_ver, "target offload")
+UNSUPPORTED(GOMP_offload_unregister_ver, "target offload")

@@ -1,0 +1,104 @@
+#!/bin/sh
+# run-omp-tests.sh: the OpenMP conformance tests.  Each tests/omp/*.c is a
+# small OpenMP program whose standard output must not depend on the number
+# of threads or on the schedule; it is built twice, with GCC's libgomp
+# (gcc -fopenmp) and with ompdsm (ompdsm-cc), and for every node count N
+# the output of ompdsm on N nodes must be identical to the output of
+# libgomp with OMP_NUM_THREADS=N.  libgomp is the reference.
+#
+#   tests/omp/run-omp-tests.sh BUILD_DIR
+#
+# Prints one line per case, "PASS omp/<name> np=N" or "FAIL omp/<name> np=N"
+# followed by an indented excerpt (diff or log), and no summary: the caller
+# counts the lines.  Exits non-zero if any case failed.
+#
+# A test that needs environment variables declares them in its first line,
+#     /* env: OMP_SCHEDULE=dynamic,3 */
+# and they are set for both runs.
+#
+# Environment: OMPDSM_TEST_NODES (default "1 2 3 4"), OMPDSM_TEST_TIMEOUT
+# seconds per run (default 60), CC (default gcc) for the libgomp build.
+set -u
+
+if [ $# -ne 1 ]; then
+    echo "usage: $0 BUILD_DIR" >&2
+    exit 2
+fi
+BUILD=$(cd "$1" && pwd) || exit 2
+SRC=$(cd "$(dirname "$0")" && pwd)
+OUT=$BUILD/tests/omp
+RUN=$BUILD/ompdsm-run
+DSMCC=$BUILD/tools/ompdsm-cc
+CC=${CC:-gcc}
+NODES=${OMPDSM_TEST_NODES:-"1 2 3 4"}
+TIMEOUT=${OMPDSM_TEST_TIMEOUT:-60}
+mkdir -p "$OUT"
+failed=0
+
+# excerpt FILE: the first lines of FILE, indented.
+excerpt() {
+    sed -n '1,15s/^/    /p' "$1"
+}
+
+# fail_all NAME LOG: the test could not be built; one FAIL per node count,
+# so that the number of cases does not depend on what broke.
+fail_all() {
+    for n in $NODES; do
+        echo "FAIL omp/$1 np=$n"
+        excerpt "$2"
+    done
+    failed=1
+}
+
+# test_env FILE: the VAR=value list from a first line "/* env: ... */".
+test_env() {
+    sed -n '1s|^/\* *env: *\(.*[^ ]\) *\*/ *$|\1|p' "$1"
+}
+
+for src in "$SRC"/*.c; do
+    name=$(basename "$src" .c)
+    gomp=$OUT/$name.gomp
+    dsm=$OUT/$name.dsm
+    log=$OUT/$name.build.log
+    if ! "$CC" -fopenmp -O2 "$src" -o "$gomp" -lm >"$log" 2>&1; then
+        echo "(libgomp build failed)" >>"$log"
+        fail_all "$name" "$log"
+        continue
+    fi
+    if ! "$DSMCC" -O2 "$src" -o "$dsm" -lm >"$log" 2>&1; then
+        echo "(ompdsm-cc build failed)" >>"$log"
+        fail_all "$name" "$log"
+        continue
+    fi
+    extra=$(test_env "$src")
+    for n in $NODES; do
+        ref=$OUT/$name.np$n.gomp.out
+        got=$OUT/$name.np$n.dsm.out
+        err=$OUT/$name.np$n.dsm.err
+        # shellcheck disable=SC2086
+        env $extra OMP_NUM_THREADS="$n" timeout "$TIMEOUT" "$gomp" >"$ref" 2>"$ref.err"
+        rc_ref=$?
+        # shellcheck disable=SC2086
+        env $extra UCX_TLS=self,sm "$RUN" --timeout "$TIMEOUT" -np "$n" "$dsm" >"$got" 2>"$err"
+        rc_got=$?
+        if [ $rc_ref -ne 0 ]; then
+            echo "FAIL omp/$name np=$n"
+            echo "    libgomp reference run exited with status $rc_ref"
+            excerpt "$ref.err"
+            failed=1
+        elif [ $rc_got -ne 0 ]; then
+            echo "FAIL omp/$name np=$n"
+            echo "    ompdsm run exited with status $rc_got; stderr:"
+            excerpt "$err"
+            failed=1
+        elif ! cmp -s "$ref" "$got"; then
+            echo "FAIL omp/$name np=$n"
+            echo "    output differs (--- libgomp, +++ ompdsm):"
+            diff -u "$ref" "$got" | sed -n '3,17s/^/    /p'
+            failed=1
+        else
+            echo "PASS omp/$name np=$n"
+        fi
+    done
+done
+exit $failed

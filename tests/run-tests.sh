@@ -1,0 +1,107 @@
+#!/bin/sh
+# run-tests.sh: runs every test of the project against a built tree and
+# prints one line per test ("PASS name" / "FAIL name"), then a final line
+# "N passed, N failed".  Exits non-zero if any test failed.
+#
+#   tests/run-tests.sh [BUILD_DIR]        (default: the current directory)
+#
+# Multi-node tests run as real jobs of 1..4 processes under ompdsm-run, once
+# over UCX shared memory and once over UCX tcp on the loopback interface.
+# Environment: OMPDSM_TEST_NODES (default "1 2 3 4"), OMPDSM_TEST_TLS
+# (default "shm tcp"), OMPDSM_TEST_TIMEOUT seconds per job (default 120).
+set -u
+BUILD=$(cd "${1:-.}" && pwd)
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+RUN="$BUILD/ompdsm-run"
+NODES=${OMPDSM_TEST_NODES:-"1 2 3 4"}
+TLS=${OMPDSM_TEST_TLS:-"shm tcp"}
+TIMEOUT=${OMPDSM_TEST_TIMEOUT:-120}
+LOG=$BUILD/tests/logs
+mkdir -p "$LOG"
+passed=0
+failed=0
+
+report() {   # report NAME STATUS(0=pass) LOGFILE
+    if [ "$2" -eq 0 ]; then
+        passed=$((passed + 1))
+        echo "PASS $1"
+    else
+        failed=$((failed + 1))
+        echo "FAIL $1 (log: $3)"
+        sed 's/^/    /' "$3" | tail -n 15
+    fi
+}
+
+ucx_env() {   # prints the UCX settings of a transport family
+    case $1 in
+    shm) echo "UCX_TLS=self,sm" ;;
+    tcp) echo "UCX_TLS=self,tcp UCX_NET_DEVICES=lo" ;;
+    esac
+}
+
+# dsm_job NAME NP TLS EXTRA_ENV PROGRAM [ARGS...]: the job must exit 0.
+# EXTRA_ENV is a space-separated list of VAR=value, or "" for none.
+dsm_job() {
+    name=$1 np=$2 tls=$3 extra=$4
+    shift 4
+    log="$LOG/$name.np$np.$tls.log"
+    # shellcheck disable=SC2046,SC2086
+    env $(ucx_env "$tls") $extra "$RUN" --timeout "$TIMEOUT" -np "$np" "$@" >"$log" 2>&1
+    report "$name np=$np tls=$tls" $? "$log"
+}
+
+# The segfault test: the job must fail with the launcher naming a segfault,
+# and leave no node process behind.
+segv_job() {
+    np=$1 tls=$2
+    log="$LOG/null_deref.np$np.$tls.log"
+    env $(ucx_env "$tls") "$RUN" --timeout "$TIMEOUT" -np "$np" "$BUILD/tests/dsm/null_deref" >"$log" 2>&1
+    rc=$?
+    ok=1
+    if [ $rc -eq 139 ] && grep -q "killed by signal 11 (Segmentation fault)" "$log" \
+        && ! grep -q "survived" "$log"; then
+        ok=0
+    else
+        echo "exit status $rc" >>"$log"
+    fi
+    sleep 0.2
+    if pgrep -f "$BUILD/tests/dsm/null_deref" >/dev/null; then
+        echo "orphan node processes left:" >>"$log"
+        pgrep -af "$BUILD/tests/dsm/null_deref" >>"$log"
+        pkill -9 -f "$BUILD/tests/dsm/null_deref"
+        ok=1
+    fi
+    report "null_deref np=$np tls=$tls" $ok "$log"
+}
+
+# ---- unit tests ------------------------------------------------------------
+log="$LOG/diff_unit.log"
+"$BUILD/tests/dsm/diff_unit" >"$log" 2>&1
+report diff_unit $? "$log"
+
+# ---- launcher and bootstrap --------------------------------------------------
+log="$LOG/boot.log"
+sh "$SRC/tests/boot/run_boot_tests.sh" "$RUN" "$BUILD/tests/boot/boot_node" >"$log" 2>&1
+while read -r verdict rest; do
+    case $verdict in
+    PASS) passed=$((passed + 1)); echo "PASS boot: $rest" ;;
+    FAIL) failed=$((failed + 1)); echo "FAIL boot: $rest" ;;
+    esac
+done <"$log"
+
+# ---- the DSM, multi-process --------------------------------------------------
+for tls in $TLS; do
+    for np in $NODES; do
+        dsm_job block_rw "$np" "$tls" "" "$BUILD/tests/dsm/block_rw"
+        dsm_job block_rw.home-block "$np" "$tls" "OMPDSM_HOME=block" "$BUILD/tests/dsm/block_rw"
+        dsm_job false_sharing "$np" "$tls" "" "$BUILD/tests/dsm/false_sharing"
+        dsm_job false_sharing.first-touch "$np" "$tls" "OMPDSM_HOME=first-touch" \
+            "$BUILD/tests/dsm/false_sharing"
+        dsm_job lock_counter "$np" "$tls" "" "$BUILD/tests/dsm/lock_counter" 10000
+        dsm_job sparse_region "$np" "$tls" "OMPDSM_REGION_SIZE=8G" "$BUILD/tests/dsm/sparse_region"
+        segv_job "$np" "$tls"
+    done
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
