@@ -80,7 +80,7 @@ static uint64_t at_home(uint64_t page, uint32_t offset, int op, int size, uint64
     if (op != DSM_AT_LOAD) {
         struct dsm_stripe *s = dsm_stripe(page);
         pthread_mutex_lock(&s->mu);
-        if (dsm_flag(page, PF_SHARED))
+        if (dsm_shared(page))
             dsm_note_written(page);
         pthread_mutex_unlock(&s->mu);
     }

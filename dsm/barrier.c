@@ -207,6 +207,7 @@ void *dsm_barrier_bcast(const void *payload, size_t len, size_t *out_len)
     dsm_plist_free(&bar);
     net_wait(&pending.w);
     apply_notices();
+    dsm_drop_suspects();
     dsm.epoch++;
     STAT_ADD(barriers, 1);
     STAT_ADD(barrier_wait_ns, dsm_now_ns() - t0);

@@ -30,9 +30,11 @@ enum dsm_state { PG_INVALID = 0, PG_RO = 1, PG_RW = 2 };
 
 enum dsm_flag {
     PF_BUSY = 1 << 0,     /* a fetch or flush of the page is under way */
-    PF_SHARED = 1 << 1,   /* at the home: another node may hold a copy */
+    PF_SHARER = 1 << 1,   /* not at the home: we are (or are about to be) in the
+                             home's sharer bitmap */
     PF_REL = 1 << 2,      /* in the list of pages written since the last release */
     PF_BAR = 1 << 3,      /* in the list of pages written since the last barrier */
+    PF_HRW = 1 << 4,      /* at the home: writable with nobody else holding a copy */
 };
 
 #define DSM_MAX_SEGS 4
@@ -45,6 +47,7 @@ struct dsm_seg {
     uint64_t first_page;
     uint64_t npages;
     int memfd;
+    int net_id;           /* the runtime view, exposed for one-sided gets */
 };
 
 /* A growable list of page numbers, deduplicated by a page flag. */
@@ -70,8 +73,28 @@ struct dsm {
     uint16_t *home;               /* home node + 1; 0 while unknown */
     void **twin;
     struct dsm_stripe stripes[DSM_STRIPES];
-    pthread_mutex_t lists_mu;     /* guards rel and bar */
+    pthread_mutex_t lists_mu;     /* guards rel, bar and home_rw */
     struct dsm_plist rel, bar;
+    struct dsm_plist home_rw;     /* home pages writable without notices (PF_HRW) */
+    struct dsm_plist fresh;       /* fetched before we were a sharer: to register */
+    struct dsm_plist suspect;     /* registered at the last release: to drop */
+    /* The sharer bitmap of the pages this node is home of: word 0 counts
+     * registrations, then one bit per page.  Other nodes set bits with
+     * one-sided atomics (flush.c); the bits are never cleared. */
+    uint64_t *sharers;
+    int sharers_id;
+    uint64_t sharers_seen;        /* word 0 when home_rw was last checked */
+    /* Pinned pages [pinned_first, pinned_end): the stack node 0 runs main()
+     * and the runtime on.  Their home never write-protects them (its own
+     * runtime writes them while holding DSM locks); it finds its writes by
+     * comparing them with a snapshot, kept in twin[], at each release. */
+    uint64_t pinned_first, pinned_end;
+    /* While this node holds locks, every page a release publishes is also
+     * logged here: a lock's release must announce everything written since
+     * that lock was acquired, even what an inner lock's release already
+     * flushed (lock.c). */
+    int locks_held;
+    struct dsm_plist lock_log;
     uint64_t epoch;               /* barriers completed */
     uintptr_t alloc_next;         /* bump pointer of ompdsm_alloc */
     uintptr_t alloc_end;          /* where the shared heap's arenas begin */
@@ -100,6 +123,7 @@ void dsm_set_globals(uintptr_t start, uintptr_t end);
 void dsm_segments_init(void);
 void dsm_segments_fini(void);
 int64_t dsm_page_of(uintptr_t addr);
+struct dsm_seg *dsm_seg_of(uint64_t page);
 char *dsm_app(uint64_t page);
 char *dsm_rt(uint64_t page);
 void dsm_protect(uint64_t first, uint64_t n, enum dsm_state st);
@@ -124,7 +148,8 @@ void dsm_fault_install(void);
 void dsm_fault_thread_init(void);       /* each application thread */
 void dsm_fault_remove(void);
 void dsm_fault(uint64_t page, bool write);
-void dsm_fetch_register(void);
+/* At the home: whether another node may hold a copy of the page. */
+bool dsm_shared(uint64_t page);
 
 /* flush.c: publishes this node's writes at the homes; returns, sorted, the
  * pages written since the previous release. */
@@ -159,6 +184,16 @@ uint64_t dsm_atomic_local(volatile void *p, enum dsm_atomic_op op, int size, uin
 /* init.c: collective allocation in the shared region; home -1 follows the
  * policy, otherwise every page of the block is homed at that node. */
 void *dsm_alloc(size_t size, int home);
+
+/* flush.c: drops the copies registered at the last release (see there). */
+void dsm_drop_suspects(void);
+
+static inline bool dsm_pinned(uint64_t page)
+{
+    return page - dsm.pinned_first < dsm.pinned_end - dsm.pinned_first;
+}
+/* init.c: like dsm_alloc, homed at node 0 and pinned (one block only). */
+void *dsm_alloc_pinned(size_t size);
 
 /* Invalidate a list of pages that other nodes wrote (used by barrier and lock). */
 void dsm_invalidate(const uint64_t *pages, const int32_t *writers, size_t n);

@@ -9,13 +9,15 @@
  *                                           x86 error code says it is a write)
  *                        RO      --write--> twin, RW
  *   at the home          INVALID/RO --any--> RW if no other node may hold a
- *                                           copy (PF_SHARED clear); else RO
- *                                           for a read, RW + noted for a write
+ *                                           copy (its sharer bit is clear);
+ *                                           else RO for a read, RW + noted
+ *                                           for a write
  *
  * Pages written at a non-home node are diffed against their twin at the
  * next release (flush.c).  The home notes its own writes only while others
- * may hold copies; serving a copy (on_page_req) write-protects the home's
- * page again so that its later writes are seen.
+ * may hold copies; a page it made writable while nobody did is watched
+ * (home_rw) and noted at the next release if a sharer appeared meanwhile.
+ * Fetching is a one-sided get of the home's runtime view.
  *
  * A fault outside every segment is the program's own: it goes to the
  * handler the program had installed, or is re-raised as the real SIGSEGV.
@@ -36,49 +38,28 @@ static struct sigaction previous;
 
 /* ---- fetching a page from its home -------------------------------------- */
 
-static void on_page_req(int src, void *body, size_t len)
+bool dsm_shared(uint64_t page)
 {
-    (void)len;
-    struct page_req *r = body;
-    uint64_t p = r->page;
-    struct dsm_stripe *s = dsm_stripe(p);
-    pthread_mutex_lock(&s->mu);
-    dsm_flag_set(p, PF_SHARED);
-    if (dsm.state[p] == PG_RW) {
-        /* From now on the home's writes must be noticed. */
-        dsm_protect(p, 1, PG_RO);
-        dsm.state[p] = PG_RO;
-    }
-    pthread_mutex_unlock(&s->mu);
-    struct page_rep rep = { .cookie = r->cookie, .page = p };
-    STAT_ADD(pages_served, 1);
-    net_send(src, OP_PAGE_REP, &rep, sizeof rep, dsm_rt(p), dsm.page_size);
+    return __atomic_load_n(&dsm.sharers[1 + page / 64], __ATOMIC_SEQ_CST) & (1ULL << (page % 64));
 }
 
-static void on_page_rep(int src, void *body, size_t len)
-{
-    (void)src;
-    struct page_rep *r = body;
-    if (len != sizeof *r + dsm.page_size)
-        dsm_fatal("page reply from node %d has %zu bytes, expected %zu", src, len - sizeof *r, dsm.page_size);
-    memcpy(dsm_rt(r->page), (char *)body + sizeof *r, dsm.page_size);
-    net_wait_done((struct net_wait *)(uintptr_t)r->cookie);
-}
-
+/* A one-sided get of the home's runtime view.  The first fetch of a page
+ * also puts it in the fresh list: the home does not know yet that we hold
+ * a copy (flush.c registers us at our next release). */
 static void fetch(uint64_t page, int home)
 {
+    struct dsm_seg *seg = dsm_seg_of(page);
     struct net_wait w;
-    net_wait_init(&w, 1);
-    struct page_req req = { .cookie = (uint64_t)(uintptr_t)&w, .page = page };
-    net_send(home, OP_PAGE_REQ, &req, sizeof req, NULL, 0);
-    net_wait(&w);
+    net_rma_begin(&w);
+    net_rma_get(&w, home, seg->net_id, (page - seg->first_page) << dsm.page_shift, dsm_rt(page), dsm.page_size);
+    net_rma_end(&w);
+    if (!dsm_flag(page, PF_SHARER)) {
+        dsm_flag_set(page, PF_SHARER);
+        pthread_mutex_lock(&dsm.lists_mu);
+        dsm_plist_add(&dsm.fresh, page);
+        pthread_mutex_unlock(&dsm.lists_mu);
+    }
     STAT_ADD(pages_fetched, 1);
-}
-
-void dsm_fetch_register(void)
-{
-    net_register(OP_PAGE_REQ, on_page_req);
-    net_register(OP_PAGE_REP, on_page_rep);
 }
 
 /* ---- the state machine -------------------------------------------------- */
@@ -91,8 +72,16 @@ static void settle(uint64_t page, enum dsm_state st)
 
 static void home_fault(uint64_t page, bool write)
 {
-    if (!dsm_flag(page, PF_SHARED)) {
+    if (dsm_pinned(page)) {
         settle(page, PG_RW);
+    } else if (!dsm_shared(page)) {
+        settle(page, PG_RW);
+        if (!dsm_flag(page, PF_HRW)) {
+            pthread_mutex_lock(&dsm.lists_mu);
+            dsm_plist_add(&dsm.home_rw, page);
+            dsm_flag_set(page, PF_HRW);
+            pthread_mutex_unlock(&dsm.lists_mu);
+        }
     } else if (write) {
         dsm_note_written(page);
         settle(page, PG_RW);

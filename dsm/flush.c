@@ -15,6 +15,19 @@
  *
  * Diffs travel in one OP_DIFF message per home: a diff_hdr followed by
  * entries (u64 page, u32 bytes, runs).
+ *
+ * Sharers.  A home lets a page nobody else holds stay writable and sends no
+ * notices for it.  A node that fetches such a page must therefore become
+ * known to the home, and it does so lazily: the fetch is a plain get, and
+ * at its next release the node sets its bits in the homes' sharer bitmaps
+ * (one-sided atomics, completed before the release ends).  From then on
+ * the home notices its own writes: it checks the bits of its writable
+ * pages at each of its releases (catch_new_sharers).  The home may have
+ * written the page between our get and our registration without a notice,
+ * so the copies just registered are suspect and are dropped at our next
+ * acquire (barrier or lock), as are copies fetched since the release and
+ * not registered yet (registered then); the next access fetches again.
+ * Each node pays this once per page.
  */
 #include "diff.h"
 #include "dsm.h"
@@ -131,23 +144,159 @@ static void send_batches(struct dsm_buf *batches, const uint64_t *counts)
     net_wait(&w);
 }
 
+/* Home pages written with no notice because nobody else held them: if a
+ * node has registered as a sharer of one since, the home may have written
+ * it after that node read it, so the page is announced as written (and
+ * write-protected, like every announced page). */
+static void catch_new_sharers(void)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    uint64_t gen = __atomic_load_n(&dsm.sharers[0], __ATOMIC_SEQ_CST);
+    if (gen == dsm.sharers_seen)
+        return;
+    dsm.sharers_seen = gen;
+    struct dsm_plist found = { 0 };
+    pthread_mutex_lock(&dsm.lists_mu);
+    struct dsm_plist *l = &dsm.home_rw;
+    for (size_t i = 0; i < l->n;) {
+        uint64_t p = l->pages[i];
+        if (dsm_shared(p)) {
+            l->pages[i] = l->pages[--l->n];
+            dsm_flag_clear(p, PF_HRW);
+            dsm_plist_add(&found, p);
+        } else {
+            i++;
+        }
+    }
+    pthread_mutex_unlock(&dsm.lists_mu);
+    for (size_t i = 0; i < found.n; i++)
+        dsm_note_written(found.pages[i]);
+    dsm_plist_free(&found);
+}
+
+/* Sets our bits in the homes' sharer bitmaps for the pages fetched since
+ * the last release, one atomic per bitmap word, and bumps each such home's
+ * registration count (word 0), which tells it to look at the bits. */
+static void register_fresh(void)
+{
+    struct dsm_plist l = { 0 };
+    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_plist_take(&dsm.fresh, &l);
+    pthread_mutex_unlock(&dsm.lists_mu);
+    if (!l.n)
+        return;
+    dsm_plist_sort(&l);
+    uint64_t *masks = calloc(l.n, sizeof *masks);
+    bool *told = calloc((size_t)dsm.nodes, sizeof *told);
+    static const uint64_t one = 1;
+    if (!masks || !told)
+        dsm_fatal("out of memory registering as a sharer");
+    struct net_wait w;
+    net_rma_begin(&w);
+    for (size_t i = 0; i < l.n;) {
+        uint64_t word = l.pages[i] / 64;
+        int home = dsm_home_of(l.pages[i]);
+        size_t j = i;
+        while (j < l.n && l.pages[j] / 64 == word && dsm_home_of(l.pages[j]) == home)
+            masks[i] |= 1ULL << (l.pages[j++] % 64);
+        net_rma_or(&w, home, dsm.sharers_id, 8 * (1 + word), &masks[i]);
+        told[home] = true;
+        i = j;
+    }
+    /* The count must not be seen before the bits. */
+    net_rma_fence();
+    for (int n = 0; n < dsm.nodes; n++)
+        if (told[n])
+            net_rma_add(&w, n, dsm.sharers_id, 0, &one);
+    net_rma_end(&w);
+    free(masks);
+    free(told);
+    pthread_mutex_lock(&dsm.lists_mu);
+    for (size_t i = 0; i < l.n; i++)
+        dsm_plist_add(&dsm.suspect, l.pages[i]);
+    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_plist_free(&l);
+}
+
+/* At an acquire: the pages fetched since our registration was last
+ * brought up to date may have been written by their homes after our get
+ * without a notice (the homes did not know we held them); register and
+ * drop them too. */
+void dsm_drop_suspects(void)
+{
+    register_fresh();
+    struct dsm_plist l = { 0 };
+    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_plist_take(&dsm.suspect, &l);
+    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_plist_sort(&l);
+    for (size_t i = 0; i < l.n; i++) {
+        if (dsm.twin[l.pages[i]]) {     /* written since: publish first */
+            struct dsm_plist w = { 0 };
+            dsm_release(&w);
+            dsm_plist_free(&w);
+            break;
+        }
+    }
+    dsm_invalidate(l.pages, NULL, l.n);
+    dsm_plist_free(&l);
+}
+
+/* Pinned pages at their home: those another node holds and that changed
+ * since the last release are announced as written. */
+static void check_pinned(void)
+{
+    if (dsm.pinned_end == dsm.pinned_first || dsm_home_of(dsm.pinned_first) != dsm.node)
+        return;
+    for (uint64_t p = dsm.pinned_first; p < dsm.pinned_end; p++) {
+        if (p % 64 == 0 && !__atomic_load_n(&dsm.sharers[1 + p / 64], __ATOMIC_SEQ_CST)) {
+            p += 63;    /* nobody holds any page of this bitmap word */
+            continue;
+        }
+        if (!dsm_shared(p) || dsm.state[p] == PG_INVALID)
+            continue;
+        const char *now = dsm_rt(p);
+        if (dsm.twin[p] && !memcmp(dsm.twin[p], now, dsm.page_size))
+            continue;
+        if (!dsm.twin[p] && !(dsm.twin[p] = malloc(dsm.page_size)))
+            dsm_fatal("out of memory for a page snapshot");
+        memcpy(dsm.twin[p], now, dsm.page_size);
+        dsm_note_written(p);
+    }
+}
+
 void dsm_release(struct dsm_plist *written)
 {
+    catch_new_sharers();
+    check_pinned();
+    register_fresh();
     pthread_mutex_lock(&dsm.lists_mu);
     dsm_plist_take(&dsm.rel, written);
+    if (dsm.locks_held)
+        for (size_t i = 0; i < written->n; i++)
+            dsm_plist_add(&dsm.lock_log, written->pages[i]);
     pthread_mutex_unlock(&dsm.lists_mu);
     if (written->n == 0)
         return;
     dsm_plist_sort(written);
-    mark_busy(written);
-    dsm_protect_list(written->pages, written->n, PG_RO);
+    /* Pinned pages are announced but never protected nor diffed here. */
+    struct dsm_plist prot = { 0 };
+    for (size_t i = 0; i < written->n; i++) {
+        if (dsm_pinned(written->pages[i]) && dsm_home_of(written->pages[i]) == dsm.node)
+            dsm_flag_clear(written->pages[i], PF_REL);
+        else
+            dsm_plist_add(&prot, written->pages[i]);
+    }
+    mark_busy(&prot);
+    dsm_protect_list(prot.pages, prot.n, PG_RO);
 
     struct dsm_buf *batches = calloc((size_t)dsm.nodes, sizeof *batches);
     uint64_t *counts = calloc((size_t)dsm.nodes, sizeof *counts);
     if (!batches || !counts)
         dsm_fatal("out of memory for diff batches");
-    for (size_t i = 0; i < written->n; i++)
-        diff_one(written->pages[i], batches, counts);
+    for (size_t i = 0; i < prot.n; i++)
+        diff_one(prot.pages[i], batches, counts);
+    dsm_plist_free(&prot);
     send_batches(batches, counts);
     for (int n = 0; n < dsm.nodes; n++)
         dsm_buf_free(&batches[n]);

@@ -23,10 +23,52 @@ struct dsm dsm;
 
 static bool initialised;
 
+/* The runtime views (read by other nodes' gets) and the sharer bitmap
+ * (set by their atomics). */
+static void expose_memory(void)
+{
+    for (int i = 0; i < dsm.nsegs; i++) {
+        void *rt = dsm.segs[i].rt;
+        dsm.segs[i].net_id = net_expose(&rt, dsm.segs[i].size, false);
+    }
+    void *bits = NULL;
+    dsm.sharers_id = net_expose(&bits, 8 * (1 + (dsm.npages + 63) / 64), true);
+    dsm.sharers = bits;
+}
+
 static void boot_barrier(uint32_t tag)
 {
     if (dsm.nodes > 1)
         free(boot_allgather(tag, NULL, 0, NULL));
+}
+
+static uint64_t fnv1a(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+/* The program's globals start as each node's own copy of the executable's
+ * data; node 0's is the one that counts.  They are normally identical (same
+ * binary, same static initialisers); if any node's differs, it takes node
+ * 0's wholesale before anything runs. */
+static void sync_globals(void)
+{
+    if (dsm.nsegs < 2 || dsm.nodes == 1)
+        return;
+    struct dsm_seg *g = &dsm.segs[0];
+    uint64_t mine = fnv1a((unsigned char *)g->rt, g->size);
+    uint64_t *all = boot_allgather(6, &mine, sizeof mine, NULL);
+    uint64_t reference = all[0];
+    free(all);
+    if (mine == reference || dsm.node == 0)
+        return;
+    struct net_wait w;
+    net_rma_begin(&w);
+    net_rma_get(&w, 0, g->net_id, 0, g->rt, g->size);
+    net_rma_end(&w);
 }
 
 void ompdsm_init(int *argc, char ***argv)
@@ -43,16 +85,17 @@ void ompdsm_init(int *argc, char ***argv)
     dsm_log_node = dsm.node;
     dsm_segments_init();
     dsm_pages_init();
-    if (dsm.nsegs > 1)   /* the program's globals: homed at node 0, which runs main() */
-        dsm_home_record_alloc(dsm.segs[0].first_page, dsm.segs[0].npages, 0);
+    if (dsm.nsegs > 1)   /* the program's globals: homes follow OMPDSM_HOME */
+        dsm_home_record_alloc(dsm.segs[0].first_page, dsm.segs[0].npages, -1);
     net_init(dsm.node, dsm.nodes);
-    dsm_fetch_register();
+    expose_memory();
     dsm_home_register();
     dsm_flush_register();
     dsm_barrier_register();
     dsm_lock_register();
     dsm_atomic_register();
     net_start();
+    sync_globals();
     dsm_fault_install();
     boot_barrier(2);
     initialised = true;
@@ -105,6 +148,14 @@ void *dsm_alloc(size_t size, int home)
     void *p = (void *)dsm.alloc_next;
     dsm_home_record_alloc((uint64_t)dsm_page_of(dsm.alloc_next), rounded >> dsm.page_shift, home);
     dsm.alloc_next += rounded;
+    return p;
+}
+
+void *dsm_alloc_pinned(size_t size)
+{
+    void *p = dsm_alloc(size, 0);
+    dsm.pinned_first = (uint64_t)dsm_page_of((uintptr_t)p);
+    dsm.pinned_end = dsm.pinned_first + ((size + dsm.page_size - 1) >> dsm.page_shift);
     return p;
 }
 

@@ -11,8 +11,12 @@
  *             grants it with the notices this node has not seen and did not
  *             write alone; the acquirer invalidates those pages.
  *   release   flush diffs to the homes (acknowledged), then LOCK_REL with
- *             the pages written → manager, which merges them into the
- *             notices and grants the next waiter.
+ *             the pages written since this lock was acquired → manager,
+ *             which merges them into the notices and grants the next
+ *             waiter.  With nested locks, an inner lock's acquire or
+ *             release flushes pages written under the outer one; the
+ *             node's lock log (dsm.lock_log) keeps them for the outer
+ *             lock's release.
  *
  * Notices older than the acquirer's barrier epoch are dropped: that barrier
  * already told every node about them.
@@ -226,6 +230,46 @@ static bool any_dirty(const uint64_t *pages, size_t n)
     return false;
 }
 
+/* Locks this node holds, with the length of the lock log when each was
+ * acquired. */
+static struct held {
+    uint64_t id;
+    size_t log_start;
+} held[64];
+
+static void remember(uint64_t id)
+{
+    if (dsm.locks_held == (int)(sizeof held / sizeof *held))
+        dsm_fatal("more than %zu locks held at once by one node", sizeof held / sizeof *held);
+    pthread_mutex_lock(&dsm.lists_mu);
+    held[dsm.locks_held++] = (struct held){ .id = id, .log_start = dsm.lock_log.n };
+    pthread_mutex_unlock(&dsm.lists_mu);
+}
+
+/* The pages written since lock id was acquired, sorted and unique; forgets
+ * the lock (and the log, once no lock is held). */
+static void forget(uint64_t id, struct dsm_plist *out)
+{
+    pthread_mutex_lock(&dsm.lists_mu);
+    int i = dsm.locks_held - 1;
+    while (i >= 0 && held[i].id != id)
+        i--;
+    if (i < 0)
+        dsm_fatal("release of lock %#lx, which this node does not hold", (unsigned long)id);
+    for (size_t k = held[i].log_start; k < dsm.lock_log.n; k++)
+        dsm_plist_add(out, dsm.lock_log.pages[k]);
+    held[i] = held[--dsm.locks_held];
+    if (!dsm.locks_held)
+        dsm.lock_log.n = 0;
+    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_plist_sort(out);
+    size_t n = 0;
+    for (size_t k = 0; k < out->n; k++)
+        if (!n || out->pages[n - 1] != out->pages[k])
+            out->pages[n++] = out->pages[k];
+    out->n = n;
+}
+
 static bool acquire(uint64_t id, bool try_only)
 {
     uint64_t t0 = dsm_now_ns();
@@ -243,7 +287,9 @@ static bool acquire(uint64_t id, bool try_only)
         dsm_plist_free(&written);
     }
     dsm_invalidate(gw.pages, NULL, gw.n);
+    dsm_drop_suspects();
     free(gw.pages);
+    remember(id);
     STAT_ADD(locks, 1);
     STAT_ADD(lock_wait_ns, dsm_now_ns() - t0);
     return true;
@@ -261,8 +307,10 @@ bool dsm_lock_try(uint64_t id)
 
 void dsm_lock_release(uint64_t id)
 {
-    struct dsm_plist written = { 0 };
-    dsm_release(&written);
+    struct dsm_plist flushed = { 0 }, written = { 0 };
+    dsm_release(&flushed);
+    dsm_plist_free(&flushed);
+    forget(id, &written);
     struct lock_req r = { .id = id, .epoch = dsm.epoch, .count = written.n };
     net_send(manager_of(id), OP_LOCK_REL, &r, sizeof r, written.pages, written.n * sizeof *written.pages);
     dsm_plist_free(&written);

@@ -34,6 +34,14 @@
 #include <unistd.h>
 
 #define NET_MAX_OPS 32
+#define NET_MAX_REGIONS 8
+
+/* A region of memory every node exposes: each node's address and key. */
+struct region {
+    ucp_mem_h mem;
+    uint64_t *remote;           /* per node: base address */
+    ucp_rkey_h *rkey;           /* per node */
+};
 
 struct net_msg_hdr {
     uint32_t src;
@@ -56,6 +64,8 @@ static struct {
     _Atomic bool stop;
     pthread_mutex_t lock;
     net_handler_t handlers[NET_MAX_OPS];
+    struct region regions[NET_MAX_REGIONS];
+    int nregions;
 } net = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static __thread int lock_depth;
@@ -240,6 +250,149 @@ void net_wait(struct net_wait *w)
         futex(&w->pending, FUTEX_WAIT_PRIVATE, v);
 }
 
+/* ---- one-sided operations ---------------------------------------------- */
+
+int net_expose(void **addr, size_t len, bool allocate)
+{
+    if (net.nregions == NET_MAX_REGIONS)
+        dsm_fatal("internal: too many exposed memory regions");
+    int id = net.nregions++;
+    struct region *r = &net.regions[id];
+    ucp_mem_map_params_t mp = {
+        .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH
+                    | UCP_MEM_MAP_PARAM_FIELD_FLAGS,
+        .address = allocate ? NULL : *addr,
+        .length = len,
+        .flags = allocate ? UCP_MEM_MAP_ALLOCATE : 0,
+    };
+    check(ucp_mem_map(net.ctx, &mp, &r->mem), "ucp_mem_map");
+    ucp_mem_attr_t attr = { .field_mask = UCP_MEM_ATTR_FIELD_ADDRESS };
+    check(ucp_mem_query(r->mem, &attr), "ucp_mem_query");
+    if (allocate) {
+        *addr = attr.address;
+        memset(*addr, 0, len);
+    }
+    void *packed;
+    size_t packed_len;
+    check(ucp_rkey_pack(net.ctx, r->mem, &packed, &packed_len), "ucp_rkey_pack");
+    /* Every node contributes its base address followed by its key. */
+    size_t mine_len = sizeof(uint64_t) + packed_len;
+    char *mine = malloc(mine_len);
+    uint64_t base = (uint64_t)(uintptr_t)attr.address;
+    memcpy(mine, &base, sizeof base);
+    memcpy(mine + sizeof base, packed, packed_len);
+    ucp_rkey_buffer_release(packed);
+    size_t *lens = calloc((size_t)net.size, sizeof *lens);
+    char *all = net.size > 1 ? boot_allgather(5, mine, mine_len, lens) : mine;
+    if (net.size == 1)
+        lens[0] = mine_len;
+    r->remote = calloc((size_t)net.size, sizeof *r->remote);
+    r->rkey = calloc((size_t)net.size, sizeof *r->rkey);
+    size_t off = 0;
+    for (int n = 0; n < net.size; n++) {
+        memcpy(&r->remote[n], all + off, sizeof(uint64_t));
+        check(ucp_ep_rkey_unpack(net.eps[n], all + off + sizeof(uint64_t), &r->rkey[n]), "ucp_ep_rkey_unpack");
+        off += lens[n];
+    }
+    if (all != mine)
+        free(all);
+    free(mine);
+    free(lens);
+    return id;
+}
+
+static void rma_done(void *request, ucs_status_t status, void *user_data)
+{
+    check(status, "one-sided operation");
+    ucp_request_free(request);
+    net_wait_done(user_data);
+}
+
+static void posted(struct net_wait *w, ucs_status_ptr_t r, const char *what, int dst)
+{
+    if (UCS_PTR_IS_ERR(r))
+        dsm_fatal("%s with node %d failed: %s", what, dst, ucs_status_string(UCS_PTR_STATUS(r)));
+    if (r != NULL)
+        atomic_fetch_add(&w->pending, 1);
+}
+
+static ucp_request_param_t rma_param(struct net_wait *w)
+{
+    return (ucp_request_param_t){
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+        .cb.send = rma_done,
+        .user_data = w,
+    };
+}
+
+void net_rma_begin(struct net_wait *w)
+{
+    net_wait_init(w, 0);
+    net_lock();
+}
+
+static void rma_atomic(struct net_wait *w, ucp_atomic_op_t op, int dst, int id, uint64_t offset,
+                       const uint64_t *value)
+{
+    struct region *rg = &net.regions[id];
+    ucp_request_param_t p = rma_param(w);
+    p.op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE;
+    p.datatype = ucp_dt_make_contig(sizeof *value);
+    posted(w, ucp_atomic_op_nbx(net.eps[dst], op, value, 1, rg->remote[dst] + offset, rg->rkey[dst], &p),
+           "a remote atomic", dst);
+}
+
+void net_rma_or(struct net_wait *w, int dst, int id, uint64_t offset, const uint64_t *value)
+{
+    rma_atomic(w, UCP_ATOMIC_OP_OR, dst, id, offset, value);
+}
+
+void net_rma_add(struct net_wait *w, int dst, int id, uint64_t offset, const uint64_t *value)
+{
+    rma_atomic(w, UCP_ATOMIC_OP_ADD, dst, id, offset, value);
+}
+
+void net_rma_fence(void)
+{
+    check(ucp_worker_fence(net.worker), "ucp_worker_fence");
+}
+
+void net_rma_get(struct net_wait *w, int dst, int id, uint64_t offset, void *buf, size_t len)
+{
+    struct region *rg = &net.regions[id];
+    ucp_request_param_t p = rma_param(w);
+    posted(w, ucp_get_nbx(net.eps[dst], buf, len, rg->remote[dst] + offset, rg->rkey[dst], &p),
+           "reading memory", dst);
+}
+
+/* Progresses the worker ourselves for a moment (a transfer between
+ * processes usually completes within microseconds), then, if something is
+ * still under way, sleeps while the progress thread finishes it. */
+void net_rma_end(struct net_wait *w)
+{
+    uint64_t deadline = now_ns() + (uint64_t)dsm_cfg.spin_us * 1000u;
+    while (atomic_load(&w->pending) != 0 && now_ns() < deadline)
+        ucp_worker_progress(net.worker);
+    net_unlock();
+    if (atomic_load(&w->pending) != 0) {
+        kick_progress_thread();
+        net_wait(w);
+    }
+}
+
+static void release_regions(void)
+{
+    for (int i = 0; i < net.nregions; i++) {
+        struct region *r = &net.regions[i];
+        for (int n = 0; n < net.size; n++)
+            ucp_rkey_destroy(r->rkey[n]);
+        ucp_mem_unmap(net.ctx, r->mem);
+        free(r->rkey);
+        free(r->remote);
+    }
+    net.nregions = 0;
+}
+
 /* ---- progress thread ---------------------------------------------------- */
 
 static void *progress_main(void *arg)
@@ -281,7 +434,7 @@ static void create_worker(void)
     check(ucp_config_read(NULL, NULL, &config), "ucp_config_read");
     ucp_params_t params = {
         .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED,
-        .features = UCP_FEATURE_AM | UCP_FEATURE_WAKEUP,
+        .features = UCP_FEATURE_AM | UCP_FEATURE_WAKEUP | UCP_FEATURE_RMA | UCP_FEATURE_AMO64,
         .mt_workers_shared = 0,
     };
     check(ucp_init(&params, config, &net.ctx), "ucp_init");
@@ -383,6 +536,7 @@ void net_finalize(void)
     net_lock();
     while (ucp_worker_progress(net.worker))
         ;
+    release_regions();
     close_endpoints();
     ucp_worker_destroy(net.worker);
     ucp_cleanup(net.ctx);

@@ -6,6 +6,10 @@
  * application thread that is waiting for a reply, always with the transport
  * lock held: they must not block, but they may send.
  *
+ * Page data moves with one-sided gets from the home's memory: on the
+ * shared-memory transports they are real one-sided copies (cma), elsewhere
+ * UCX serves them through the target's progress thread.
+ *
  * Waiting never spins for long: a waiter progresses the worker itself for at
  * most OMPDSM_SPIN_US (a reply usually comes back within that time), then
  * sleeps on a futex while the progress thread, itself asleep on the UCX
@@ -15,6 +19,7 @@
 #define DSM_NET_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,6 +40,28 @@ void net_register(uint8_t op, net_handler_t handler);
  * Both buffers may be reused as soon as it returns. */
 void net_send(int dst, uint8_t op, const void *hdr, size_t hdr_len,
               const void *payload, size_t payload_len);
+
+/* One-sided access to memory other nodes expose.  net_expose() is
+ * collective: every node exposes the same number of regions in the same
+ * order, and the id names the region on every node.  With allocate, UCX
+ * allocates the memory itself (so that the shared-memory transports can
+ * apply remote atomics to it) and *addr receives it; otherwise *addr..len
+ * is registered.  net_get and net_atomic_add/or block until done. */
+int net_expose(void **addr, size_t len, bool allocate);
+
+/* A batch of one-sided operations, posted under the transport lock and
+ * completed together by net_rma_end():
+ *     net_rma_begin(&w); net_rma_or(...); net_rma_fence(); net_rma_get(...);
+ *     net_rma_end(&w);
+ * Operations after net_rma_fence() act after those before it.  The operand
+ * of net_rma_or/add must stay valid until net_rma_end returns. */
+struct net_wait;
+void net_rma_begin(struct net_wait *w);
+void net_rma_or(struct net_wait *w, int dst, int id, uint64_t offset, const uint64_t *value);
+void net_rma_add(struct net_wait *w, int dst, int id, uint64_t offset, const uint64_t *value);
+void net_rma_fence(void);
+void net_rma_get(struct net_wait *w, int dst, int id, uint64_t offset, void *buf, size_t len);
+void net_rma_end(struct net_wait *w);
 
 /* A counter of outstanding events that a thread can sleep on. */
 struct net_wait {

@@ -11,9 +11,7 @@
 #include <stdint.h>
 
 enum dsm_op {
-    OP_PAGE_REQ = 1,   /* page_req → home: send me the page */
-    OP_PAGE_REP,       /* page_rep + page data → requester */
-    OP_HOME_REQ,       /* home_req → base: who is home? (claim it if nobody) */
+    OP_HOME_REQ = 3,       /* home_req → base: who is home? (claim it if nobody) */
     OP_HOME_REP,       /* home_rep → requester */
     OP_DIFF,           /* diff_hdr + entries → home: apply these runs */
     OP_DIFF_ACK,       /* cookie → writer */
@@ -26,8 +24,6 @@ enum dsm_op {
     OP_ATOMIC_REP,     /* atomic_rep → requester */
 };
 
-struct page_req { uint64_t cookie, page; };
-struct page_rep { uint64_t cookie, page; };
 struct home_req { uint64_t cookie, page; };
 struct home_rep { uint64_t cookie; int32_t home; int32_t pad; };
 struct diff_hdr { uint64_t cookie; uint64_t count; };

@@ -140,7 +140,7 @@ void dsm_segments_fini(void)
     dsm.nsegs = 0;
 }
 
-static struct dsm_seg *seg_of_page(uint64_t page)
+struct dsm_seg *dsm_seg_of(uint64_t page)
 {
     for (int i = 0; i < dsm.nsegs; i++) {
         struct dsm_seg *s = &dsm.segs[i];
@@ -162,13 +162,13 @@ int64_t dsm_page_of(uintptr_t addr)
 
 char *dsm_app(uint64_t page)
 {
-    struct dsm_seg *s = seg_of_page(page);
+    struct dsm_seg *s = dsm_seg_of(page);
     return (char *)s->base + ((page - s->first_page) << dsm.page_shift);
 }
 
 char *dsm_rt(uint64_t page)
 {
-    struct dsm_seg *s = seg_of_page(page);
+    struct dsm_seg *s = dsm_seg_of(page);
     return s->rt + ((page - s->first_page) << dsm.page_shift);
 }
 

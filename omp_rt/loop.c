@@ -27,6 +27,7 @@ static struct {
     struct omp_loop_args a;
     uint64_t seq;
     uint64_t dealt;              /* static: chunks or blocks taken so far */
+    uint64_t next;               /* team of one: first iteration not taken */
     uint64_t chunk_lo, ordered_done;
 } cur;
 
@@ -81,6 +82,7 @@ void omp_loop_init(const struct omp_loop_args *a)
     cur.a = *a;
     cur.seq = ++omp_rt.ws_seq;
     cur.dealt = 0;
+    cur.next = 0;
 }
 
 uint64_t omp_loop_seq(void)
@@ -110,10 +112,14 @@ static bool static_next(uint64_t *lo, uint64_t *hi)
 bool omp_loop_next(uint64_t *lo, uint64_t *hi)
 {
     bool more;
-    if (cur.a.kind == OMP_SCHED_STATIC || omp_rt_team_size() == 1) {
-        if (cur.a.kind != OMP_SCHED_STATIC)
-            cur.a.chunk = 0;
+    if (cur.a.kind == OMP_SCHED_STATIC) {
         more = static_next(lo, hi);
+    } else if (omp_rt_team_size() == 1) {
+        uint64_t c = (uint64_t)cur.a.chunk;
+        *lo = cur.next;
+        *hi = cur.a.n - *lo < c ? cur.a.n : *lo + c;
+        cur.next = *hi;
+        more = *lo < *hi;
     } else {
         struct omp_ws_ask ask = { .region = omp_rt.region, .seq = cur.seq, .n = cur.a.n,
                                   .chunk = cur.a.chunk, .kind = cur.a.kind, .nthreads = omp_rt_team_size() };
@@ -270,29 +276,28 @@ bool GOMP_loop_end_cancel(void)
 
 /* ---- combined parallel loops --------------------------------------------- */
 
-static void parallel_long(void (*fn)(void *), void *data, int kind, long s, long e, long i, long c)
+static void parallel_long(void (*fn)(void *), void *data, unsigned nt, int kind, long s, long e, long i,
+                          long c)
 {
     struct omp_loop_args a;
     omp_loop_args_long(&a, kind, s, e, i, c);
-    omp_rt_parallel_loop(fn, data, &a);
+    omp_rt_parallel_loop(fn, data, nt, &a);
 }
 
 #define PARALLEL_LOOP(name, kind)                                                              \
     API void GOMP_parallel_loop_##name(void (*fn)(void *), void *data, unsigned nt, long s, long e,  \
                                    long i, long c, unsigned flags)                             \
     {                                                                                          \
-        (void)nt;                                                                              \
         (void)flags;                                                                           \
-        parallel_long(fn, data, kind, s, e, i, c);                                             \
+        parallel_long(fn, data, nt, kind, s, e, i, c);                                         \
     }
 
 #define PARALLEL_LOOP_RUNTIME(name)                                                            \
     API void GOMP_parallel_loop_##name(void (*fn)(void *), void *data, unsigned nt, long s, long e,  \
                                    long i, unsigned flags)                                     \
     {                                                                                          \
-        (void)nt;                                                                              \
         (void)flags;                                                                           \
-        parallel_long(fn, data, 0, s, e, i, 0);                                                \
+        parallel_long(fn, data, nt, 0, s, e, i, 0);                                            \
     }
 
 PARALLEL_LOOP(static, OMP_SCHED_STATIC)

@@ -47,6 +47,7 @@ void omp_ws_ordered_wait(uint64_t seq, uint64_t iter);
 void omp_ws_ordered_done(uint64_t seq, uint64_t next_iter);
 
 /* parallel.c */
-void omp_rt_parallel_loop(void (*fn)(void *), void *data, const struct omp_loop_args *loop);
+void omp_rt_parallel_loop(void (*fn)(void *), void *data, unsigned num_threads,
+                          const struct omp_loop_args *loop);
 
 #endif

@@ -12,7 +12,8 @@
  * randomisation; omp_rt_register() checks it).
  *
  * A parallel region met inside another one runs with a team of one thread
- * (nesting is inactive, as libgomp does by default).
+ * (nesting is inactive, as libgomp does by default), as does one whose
+ * if clause is false or that asks for one thread.
  */
 #include "omp_rt.h"
 #include "gomp_abi.h"
@@ -34,6 +35,7 @@ struct region_cmd {
     void *data;
     struct omp_loop_args loop;          /* loop.kind 0: none */
     unsigned sections;                  /* combined parallel sections */
+    struct omp_icv icv;                 /* node 0's, as omp_set_* left them */
 };
 
 /* The team of the innermost region this node runs. */
@@ -87,6 +89,7 @@ static void set_up_worksharing(const struct region_cmd *c)
 
 static void run_region(const struct region_cmd *c)
 {
+    omp_icv = c->icv;
     enter_team();
     set_up_worksharing(c);
     c->fn(c->data);
@@ -119,57 +122,56 @@ void omp_rt_broadcast_exit(int status)
     free(dsm_barrier_bcast(&c, sizeof c, NULL));
 }
 
-/* A region inside a region: one thread, no communication. */
-static void run_nested(const struct region_cmd *c)
+/* A region with a team of one thread (nested, if(0), num_threads(1)):
+ * no communication; the active level is the enclosing one. */
+static void run_alone(const struct region_cmd *c)
 {
     int size = team.size, num = team.num, level = omp_rt.level;
-    bool active = omp_rt.active;
     uint64_t seq = omp_rt.ws_seq;
     team.size = 1;
     team.num = 0;
     omp_rt.level++;
-    omp_rt.active = false;
     set_up_worksharing(c);
     c->fn(c->data);
     team.size = size;
     team.num = num;
     omp_rt.level = level;
-    omp_rt.active = active;
     omp_rt.ws_seq = seq;
 }
 
-static void start_region(struct region_cmd *c)
+static void start_region(struct region_cmd *c, unsigned num_threads)
 {
-    if (omp_rt.level > 0) {
-        run_nested(c);
+    if (omp_rt.level > 0 || num_threads == 1 || omp_rt.nodes == 1) {
+        run_alone(c);
         return;
     }
     c->kind = CMD_REGION;
+    c->icv = omp_icv;
     free(dsm_barrier_bcast(c, sizeof *c, NULL));
     run_region(c);
 }
 
+/* num_threads is 1 for if(0) and num_threads(1): a team of one.  Any
+ * other value gives the team of all nodes (see README). */
 void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
 {
-    (void)num_threads;
     (void)flags;
     struct region_cmd c = { .fn = fn, .data = data };
-    start_region(&c);
+    start_region(&c, num_threads);
 }
 
-void omp_rt_parallel_loop(void (*fn)(void *), void *data, const struct omp_loop_args *loop)
+void omp_rt_parallel_loop(void (*fn)(void *), void *data, unsigned num_threads, const struct omp_loop_args *loop)
 {
     struct region_cmd c = { .fn = fn, .data = data, .loop = *loop };
-    start_region(&c);
+    start_region(&c, num_threads);
 }
 
 void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads, unsigned count,
                             unsigned flags)
 {
-    (void)num_threads;
     (void)flags;
     struct region_cmd c = { .fn = fn, .data = data, .sections = count };
-    start_region(&c);
+    start_region(&c, num_threads);
 }
 
 /* The interface of GCC before 4.9: the caller runs fn itself between the
@@ -179,7 +181,7 @@ void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
     (void)num_threads;
     if (omp_rt.level > 0)
         dsm_fatal("nested GOMP_parallel_start is not supported");
-    struct region_cmd c = { .kind = CMD_REGION, .fn = fn, .data = data };
+    struct region_cmd c = { .kind = CMD_REGION, .fn = fn, .data = data, .icv = omp_icv };
     free(dsm_barrier_bcast(&c, sizeof c, NULL));
     enter_team();
 }

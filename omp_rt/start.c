@@ -75,7 +75,7 @@ __attribute__((visibility("default"))) int omp_rt_start(int argc, char **argv, c
     omp_env_load();
     omp_heap_init();
     omp_rt_register();
-    void *stack = dsm_alloc(MAIN_STACK_SIZE, 0);
+    void *stack = dsm_alloc_pinned(MAIN_STACK_SIZE);
     if (omp_rt.node != 0) {
         int status = omp_rt_worker_loop();
         ompdsm_finalize();

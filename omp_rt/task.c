@@ -7,6 +7,9 @@
  * ompdsm supports.  taskwait and taskgroup have nothing to wait for.
  */
 #include "gomp_abi.h"
+
+#define API __attribute__((visibility("default")))
+API int omp_in_final(void);
 #include "omp_rt.h"
 
 #include "../dsm/log.h"
@@ -16,6 +19,7 @@
 #include <string.h>
 
 /* GCC's task flags (gomp-constants.h) */
+#define TASK_FLAG_FINAL (1u << 1)
 #define TASK_FLAG_REDUCTION (1u << 12)
 #define TASK_FLAG_DETACH (1u << 13)
 
@@ -35,6 +39,14 @@ static void *task_data(void *data, void (*cpyfn)(void *, void *), long size, lon
     return buf;
 }
 
+/* Depth of final tasks we are inside: their descendants are final too. */
+static int final_depth;
+
+int omp_in_final(void)
+{
+    return final_depth > 0;
+}
+
 void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                long arg_align, bool if_clause, unsigned flags, void **depend, int priority, void *detach)
 {
@@ -44,13 +56,16 @@ void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lo
     (void)detach;
     if (flags & TASK_FLAG_DETACH)
         omp_rt_unsupported("task detach");
+    bool final = (flags & TASK_FLAG_FINAL) != 0;
+    final_depth += final;
     if (!cpyfn) {
         fn(data);
-        return;
+    } else {
+        void *buf = task_data(data, cpyfn, arg_size, arg_align);
+        fn(buf);
+        free(buf);
     }
-    void *buf = task_data(data, cpyfn, arg_size, arg_align);
-    fn(buf);
-    free(buf);
+    final_depth -= final;
 }
 
 /* The task's data begins with the bounds of its iterations. */

@@ -89,6 +89,17 @@ while read -r verdict rest; do
     esac
 done <"$log"
 
+# counted LOG PREFIX: counts and echoes the PASS/FAIL lines of a sub-suite.
+counted() {
+    while IFS= read -r line; do
+        case $line in
+        PASS*) passed=$((passed + 1)); echo "$line" ;;
+        FAIL*) failed=$((failed + 1)); echo "$line" ;;
+        "    "*) echo "$line" ;;
+        esac
+    done <"$1"
+}
+
 # ---- the DSM, multi-process --------------------------------------------------
 for tls in $TLS; do
     for np in $NODES; do
@@ -102,6 +113,11 @@ for tls in $TLS; do
         segv_job "$np" "$tls"
     done
 done
+
+# ---- OpenMP programs: ompdsm against libgomp ---------------------------------
+log="$LOG/omp.log"
+sh "$SRC/tests/omp/run-omp-tests.sh" "$BUILD" >"$log" 2>&1
+counted "$log"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,7 +1,9 @@
 #!/bin/sh
-# demo.sh: the main job.  Installs what is missing, builds, and runs the DSM
-# on several local nodes, printing a table of results.
+# demo.sh: the main job.  Installs what is missing, builds, then runs the
+# DSM micro-benchmark and the Laplace comparison on local nodes, printing
+# tables of results.
 set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 sh "$SRC/tools/build.sh"
-exec sh "$SRC/benchmarks/micro/run.sh" "$SRC/build"
+sh "$SRC/benchmarks/micro/run.sh" "$SRC/build"
+sh "$SRC/benchmarks/laplace/compare.sh" "$SRC/build" 1024 100

@@ -5,8 +5,12 @@
  *
  *   local_fault_us       first touch of a page this node is home of
  *                        (SIGSEGV + mprotect, no message)
- *   remote_read_fault_us read of a page homed at node 0, from node 1
- *                        (SIGSEGV + fetch from the home + install)
+ *   remote_read_fault_us read of a page homed at node 0, from node 1, the
+ *                        first time (SIGSEGV + registering as a sharer at
+ *                        the home + fetch + install)
+ *   refetch_fault_us     the same read after the home wrote the page and a
+ *                        barrier invalidated node 1's copy: the steady state
+ *                        of an iterative program
  *   write_fault_ro_us    write to a page node 1 holds read-only (twin + RW)
  *   write_fault_inv_us   write to a page node 1 does not hold (fetch, twin, RW)
  *   barrier_us           an empty barrier across all nodes
@@ -61,7 +65,7 @@ int main(int argc, char **argv)
         return 2;
     }
     char *base = ompdsm_alloc((size_t)n * 3 * PAGES * ps);
-    double local = 0, remote = 0, wro = 0, winv = 0;
+    double local = 0, remote = 0, refetch = 0, wro = 0, winv = 0;
 
     /* Node 0 first-touches (and fills) three sets of its own pages. */
     if (me == 0) {
@@ -70,8 +74,14 @@ int main(int argc, char **argv)
         touch(base, ps, n, 0, 2 * PAGES, 1);
     }
     ompdsm_barrier();
-    if (me == 1) {
+    if (me == 1)
         remote = touch(base, ps, n, 0, 0, 0);
+    ompdsm_barrier();
+    if (me == 0)
+        touch(base, ps, n, 0, 0, 1);
+    ompdsm_barrier();
+    if (me == 1) {
+        refetch = touch(base, ps, n, 0, 0, 0);
         wro = touch(base, ps, n, 0, 0, 1);
         winv = touch(base, ps, n, 0, PAGES, 1);
     }
@@ -87,12 +97,14 @@ int main(int argc, char **argv)
         out[0] = remote;
         out[1] = wro;
         out[2] = winv;
+        out[3] = refetch;
     }
     ompdsm_barrier();
     if (me == 0) {
         printf("nodes %d\n", n);
         printf("local_fault_us %.2f\n", local);
         printf("remote_read_fault_us %.2f\n", out[0]);
+        printf("refetch_fault_us %.2f\n", out[3]);
         printf("write_fault_ro_us %.2f\n", out[1]);
         printf("write_fault_inv_us %.2f\n", out[2]);
         printf("barrier_us %.2f\n", bar);

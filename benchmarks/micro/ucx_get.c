@@ -1,7 +1,12 @@
 /*
  * ucx_get: the raw UCX baseline for the DSM's page fetch: latency of one
  * 4 KiB ucp_get from node 0's memory into node 1, with no DSM involved.
- * Run under ompdsm-run -np 2; prints "raw_get_4k_us X" from node 1.
+ * Run under ompdsm-run -np 2; node 1 prints two figures:
+ *   raw_get_4k_us           gets issued back to back: the target never
+ *                           goes to sleep between them;
+ *   raw_get_4k_isolated_us  gets 100 us apart, timed alone: the target has
+ *                           gone to sleep, as it has when a page fault
+ *                           strikes in a real program.
  *
  * Node 0 serves like a DSM progress thread does: it sleeps on the UCX
  * wakeup descriptor and progresses when woken (on the shared-memory and tcp
@@ -18,7 +23,7 @@
 #include <time.h>
 #include <ucp/api/ucp.h>
 
-enum { SIZE = 4096, WARMUP = 1000, ITERS = 20000, AM_DONE = 7 };
+enum { SIZE = 4096, WARMUP = 500, ITERS = 5000, GAP_US = 100, AM_DONE = 7 };
 
 static ucp_context_h ctx;
 static ucp_worker_h worker;
@@ -134,12 +139,21 @@ int main(void)
                 t0 = now_us();
             wait_req(ucp_get_nbx(peer, local, SIZE, *peer_va, rkey, &rp));
         }
-        double per = (now_us() - t0) / ITERS;
+        double per = (now_us() - t0) / ITERS, isolated = 0;
+        for (int i = 0; i < ITERS; i++) {
+            double gap = now_us();
+            while (now_us() - gap < GAP_US)
+                ;
+            double ts = now_us();
+            wait_req(ucp_get_nbx(peer, local, SIZE, *peer_va, rkey, &rp));
+            isolated += now_us() - ts;
+        }
         if (local[0] != 1 || local[SIZE - 1] != 1) {
             fprintf(stderr, "ucx_get: wrong data fetched\n");
             return 1;
         }
         printf("raw_get_4k_us %.2f\n", per);
+        printf("raw_get_4k_isolated_us %.2f\n", isolated / ITERS);
         fflush(stdout);
         wait_req(ucp_am_send_nbx(peer, AM_DONE, NULL, 0, NULL, 0, &rp));
         ucp_rkey_destroy(rkey);

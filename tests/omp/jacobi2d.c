@@ -1,6 +1,6 @@
 /*
  * jacobi2d: a 2-D Jacobi relaxation on global arrays, 200 x 200 points,
- * 30 sweeps, swapping the roles of two grids each sweep.  Values are
+ * 20 sweeps, swapping the roles of two grids each sweep.  Values are
  * integers and each update is (sum of 4 neighbours) / 4 rounded down in
  * integer arithmetic, so the result is exact and independent of how the
  * rows are split: the checksum and a few sample points must equal those
@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #define N 200
-#define SWEEPS 30
+#define SWEEPS 20
 
 static long u[N][N], v[N][N];
 

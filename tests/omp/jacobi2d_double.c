@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #define N 160
-#define SWEEPS 25
+#define SWEEPS 16
 
 static double a[N][N], b[N][N];
 

@@ -1,8 +1,8 @@
 /*
- * many_regions: 300 consecutive parallel regions, each depending on the
- * previous one's results through shared memory (an array shifted by one
- * element per region), give the sequential result: nothing is lost or
- * stale between regions.
+ * many_regions: 200 consecutive parallel regions (100 rounds of two), each
+ * depending on the previous one's results through shared memory (an array
+ * rotated by one element per round), give the sequential result: nothing
+ * is lost or stale between regions.
  */
 #include <omp.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@ int main(void)
     static long a[N], b[N];
     for (int i = 0; i < N; i++)
         a[i] = i;
-    for (int r = 0; r < 300; r++) {
+    for (int r = 0; r < 100; r++) {
 #pragma omp parallel for
         for (int i = 0; i < N; i++)
             b[i] = a[(i + 1) % N] + (r % 3);
