@@ -195,12 +195,14 @@ void net_send(int dst, uint8_t op, const void *hdr, size_t hdr_len,
     ucs_status_ptr_t r = ucp_am_send_nbx(net.eps[dst], op, NULL, 0, buf, len, &p);
     if (UCS_PTR_IS_ERR(r))
         dsm_fatal("sending to node %d failed: %s", dst, ucs_status_string(UCS_PTR_STATUS(r)));
-    bool in_handler = lock_depth > 1;
     net_unlock();
     if (r == NULL) {
         free(buf);
-    } else if (!in_handler) {
-        /* The send is queued inside UCX; make sure some thread progresses it. */
+    } else {
+        /* The send is queued inside UCX and needs more progress; whoever
+         * progressed until now (a waiting thread, or a handler's caller)
+         * may stop before it is out, so make sure the progress thread
+         * looks at it. */
         kick_progress_thread();
     }
 }

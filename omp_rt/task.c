@@ -68,7 +68,20 @@ void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lo
     final_depth -= final;
 }
 
-/* The task's data begins with the bounds of its iterations. */
+/* A taskloop runs as one task over all its iterations; the task's data
+ * begins with the bounds of its iterations (two longs or two unsigned long
+ * longs, of the same size). */
+static void run_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                         long arg_align, unsigned flags, const void *bounds)
+{
+    if (flags & TASK_FLAG_REDUCTION)
+        omp_rt_unsupported("taskloop reduction");
+    void *buf = task_data(data, cpyfn, arg_size, arg_align);
+    memcpy(buf, bounds, 2 * sizeof(long));
+    fn(buf);
+    free(buf);
+}
+
 void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                    long arg_align, unsigned flags, unsigned long num_tasks, int priority, long start,
                    long end, long step)
@@ -76,13 +89,8 @@ void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *)
     (void)num_tasks;
     (void)priority;
     (void)step;
-    if (flags & TASK_FLAG_REDUCTION)
-        omp_rt_unsupported("taskloop reduction");
-    void *buf = task_data(data, cpyfn, arg_size, arg_align);
-    ((long *)buf)[0] = start;
-    ((long *)buf)[1] = end;
-    fn(buf);
-    free(buf);
+    long bounds[2] = { start, end };
+    run_taskloop(fn, data, cpyfn, arg_size, arg_align, flags, bounds);
 }
 
 void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
@@ -92,13 +100,8 @@ void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)(void *, voi
     (void)num_tasks;
     (void)priority;
     (void)step;
-    if (flags & TASK_FLAG_REDUCTION)
-        omp_rt_unsupported("taskloop reduction");
-    void *buf = task_data(data, cpyfn, arg_size, arg_align);
-    ((gomp_ull *)buf)[0] = start;
-    ((gomp_ull *)buf)[1] = end;
-    fn(buf);
-    free(buf);
+    gomp_ull bounds[2] = { start, end };
+    run_taskloop(fn, data, cpyfn, arg_size, arg_align, flags, bounds);
 }
 
 void GOMP_taskwait(void)

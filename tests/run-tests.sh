@@ -109,6 +109,7 @@ for tls in $TLS; do
         dsm_job false_sharing.first-touch "$np" "$tls" "OMPDSM_HOME=first-touch" \
             "$BUILD/tests/dsm/false_sharing"
         dsm_job lock_counter "$np" "$tls" "" "$BUILD/tests/dsm/lock_counter" 10000
+        dsm_job concurrent_faults "$np" "$tls" "" "$BUILD/tests/dsm/concurrent_faults"
         dsm_job sparse_region "$np" "$tls" "OMPDSM_REGION_SIZE=8G" "$BUILD/tests/dsm/sparse_region"
         segv_job "$np" "$tls"
     done
