@@ -11,9 +11,10 @@
  * Because each node's diffs are acknowledged before it arrives, every home
  * is up to date when the notices go out.
  *
- * Node 0 may attach a payload to its arrival; the release carries it to
- * every node (the OpenMP layer sends the next parallel region this way, so
- * starting a region costs one barrier).
+ * A node may attach a payload to its arrival; the release carries every
+ * payload, concatenated in arrival order, to every node.  The OpenMP layer
+ * sends the next parallel region this way from node 0 (starting a region
+ * costs one barrier); home migration gathers every node's moves.
  *
  * Node 0 collects arrivals in two slots, chosen by the barrier's epoch: a
  * fast node may arrive at barrier e+1 before a slow one has left barrier e,
@@ -103,8 +104,11 @@ static void on_arrive(int src, void *body, size_t len)
     struct slot *s = &slots[h->epoch & 1];
     pthread_mutex_lock(&s->mu);
     if (h->payload) {
-        s->payload = xmemdup(pages + h->count, h->payload);
-        s->payload_len = h->payload;
+        s->payload = realloc(s->payload, s->payload_len + h->payload);
+        if (!s->payload)
+            dsm_fatal("out of memory for a barrier payload");
+        memcpy((char *)s->payload + s->payload_len, pages + h->count, h->payload);
+        s->payload_len += h->payload;
     }
     if (s->n + h->count > s->cap) {
         s->cap = s->n + h->count + 1024;
@@ -178,12 +182,7 @@ static void take_bar_list(struct dsm_plist *out)
     pthread_mutex_unlock(&dsm.lists_mu);
 }
 
-void dsm_barrier(void)
-{
-    dsm_barrier_bcast(NULL, 0, NULL);
-}
-
-void *dsm_barrier_bcast(const void *payload, size_t len, size_t *out_len)
+static void *barrier(const void *payload, size_t plen, size_t *out_len)
 {
     uint64_t t0 = dsm_now_ns();
     struct dsm_plist rel = { 0 }, bar = { 0 };
@@ -192,7 +191,6 @@ void *dsm_barrier_bcast(const void *payload, size_t len, size_t *out_len)
     take_bar_list(&bar);
 
     net_wait_init(&pending.w, 1);
-    size_t plen = dsm.node == 0 ? len : 0;
     size_t nbytes = bar.n * sizeof *bar.pages;
     struct bar_hdr h = { .epoch = dsm.epoch, .count = bar.n, .payload = plen };
     char *body = malloc(nbytes + plen + 1);
@@ -218,4 +216,19 @@ void *dsm_barrier_bcast(const void *payload, size_t len, size_t *out_len)
     if (!out_len)
         free(p);
     return out_len ? p : NULL;
+}
+
+void dsm_barrier(void)
+{
+    barrier(NULL, 0, NULL);
+}
+
+void *dsm_barrier_bcast(const void *payload, size_t len, size_t *out_len)
+{
+    return barrier(payload, dsm.node == 0 ? len : 0, out_len);
+}
+
+void *dsm_barrier_gather(const void *payload, size_t len, size_t *out_len)
+{
+    return barrier(payload, len, out_len);
 }

@@ -96,6 +96,35 @@ static void load_home(void)
         dsm_fatal("OMPDSM_HOME='%s' is not one of cyclic, block, first-touch", v);
 }
 
+/* off | first | every | every:N */
+static void load_migrate(void)
+{
+    const char *v = env("OMPDSM_MIGRATE");
+    dsm_cfg.migrate = DSM_MIGRATE_OFF;
+    dsm_cfg.migrate_every = 1;
+    if (!v || !strcasecmp(v, "off") || !strcmp(v, "0"))
+        return;
+    if (!strcasecmp(v, "first")) {
+        dsm_cfg.migrate = DSM_MIGRATE_FIRST;
+        return;
+    }
+    if (!strncasecmp(v, "every", 5)) {
+        dsm_cfg.migrate = DSM_MIGRATE_EVERY;
+        if (v[5] == '\0')
+            return;
+        if (v[5] == ':' && v[6] >= '1' && v[6] <= '9') {
+            char *end;
+            errno = 0;
+            unsigned long n = strtoul(v + 6, &end, 10);
+            if (!errno && !*end && n <= 1000000) {
+                dsm_cfg.migrate_every = (unsigned)n;
+                return;
+            }
+        }
+    }
+    dsm_fatal("OMPDSM_MIGRATE='%s' is not one of off, first, every, every:N (N a positive integer)", v);
+}
+
 static bool parse_bool(const char *name, bool dflt)
 {
     const char *v = env(name);
@@ -126,6 +155,7 @@ void dsm_config_load(void)
     load_region();
     load_page_size();
     load_home();
+    load_migrate();
     if (dsm_cfg.region_size % dsm_cfg.page_size)
         dsm_fatal("OMPDSM_REGION_SIZE (%zu) is not a multiple of OMPDSM_PAGE_SIZE (%zu)",
                   dsm_cfg.region_size, dsm_cfg.page_size);

@@ -14,11 +14,18 @@
 
 enum dsm_home_policy { DSM_HOME_CYCLIC, DSM_HOME_BLOCK, DSM_HOME_FIRST_TOUCH };
 
+/* When the OpenMP layer's counted barriers (the ends of parallel regions and
+ * worksharing loops) migrate homes: never, at the first one, or at every
+ * migrate_every-th one. */
+enum dsm_migrate_mode { DSM_MIGRATE_OFF, DSM_MIGRATE_FIRST, DSM_MIGRATE_EVERY };
+
 struct dsm_config {
     uintptr_t region_base;      /* OMPDSM_REGION_BASE */
     size_t region_size;         /* OMPDSM_REGION_SIZE */
     size_t page_size;           /* OMPDSM_PAGE_SIZE */
     enum dsm_home_policy home;  /* OMPDSM_HOME */
+    enum dsm_migrate_mode migrate;  /* OMPDSM_MIGRATE */
+    unsigned migrate_every;     /* N of OMPDSM_MIGRATE=every:N (1 for every) */
     unsigned spin_us;           /* OMPDSM_SPIN_US */
     bool stats;                 /* OMPDSM_STATS */
 };

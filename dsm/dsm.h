@@ -35,6 +35,7 @@ enum dsm_flag {
     PF_REL = 1 << 2,      /* in the list of pages written since the last release */
     PF_BAR = 1 << 3,      /* in the list of pages written since the last barrier */
     PF_HRW = 1 << 4,      /* at the home: writable with nobody else holding a copy */
+    PF_CNT = 1 << 5,      /* in the list of pages faulted on in this migrate region */
 };
 
 #define DSM_MAX_SEGS 4
@@ -78,6 +79,10 @@ struct dsm {
     struct dsm_plist home_rw;     /* home pages writable without notices (PF_HRW) */
     struct dsm_plist fresh;       /* fetched before we were a sharer: to register */
     struct dsm_plist suspect;     /* registered at the last release: to drop */
+    /* Faults per page since the last home migration (migrate/ reads and
+     * resets them), and the list of the pages counted (PF_CNT). */
+    uint32_t *reads, *writes;
+    struct dsm_plist counted;
     /* The sharer bitmap of the pages this node is home of: word 0 counts
      * registrations, then one bit per page.  Other nodes set bits with
      * one-sided atomics (flush.c); the bits are never cleared. */
@@ -133,6 +138,7 @@ void dsm_protect_list(const uint64_t *sorted, size_t n, enum dsm_state st);
 void dsm_pages_init(void);
 struct dsm_stripe *dsm_stripe(uint64_t page);
 void dsm_note_written(uint64_t page);      /* stripe lock held */
+void dsm_count_fault(uint64_t page, bool write);
 void dsm_plist_add(struct dsm_plist *l, uint64_t page);
 void dsm_plist_take(struct dsm_plist *from, struct dsm_plist *to);
 void dsm_plist_sort(struct dsm_plist *l);
@@ -159,8 +165,12 @@ void dsm_flush_register(void);
 /* barrier.c */
 void dsm_barrier(void);
 /* A barrier whose release carries node 0's payload to every node; returns
- * a malloc'd copy (NULL if empty) and its length (other nodes pass NULL, 0). */
+ * a malloc'd copy (NULL if empty) and its length (other nodes' payloads are
+ * ignored). */
 void *dsm_barrier_bcast(const void *payload, size_t len, size_t *out_len);
+/* A barrier whose release carries every node's payload, concatenated in
+ * the order the nodes arrived, to every node (an allgather). */
+void *dsm_barrier_gather(const void *payload, size_t len, size_t *out_len);
 void dsm_barrier_register(void);
 
 /* lock.c */

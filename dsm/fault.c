@@ -129,6 +129,7 @@ void dsm_fault(uint64_t page, bool write)
 {
     STAT_ADD(read_faults, !write);
     STAT_ADD(write_faults, write);
+    dsm_count_fault(page, write);
     /* Learning the home may take a message (first touch); do it unlocked. */
     int home = dsm_home_of(page);
     struct dsm_stripe *s = dsm_stripe(page);

@@ -130,6 +130,12 @@ int ompdsm_nodes(void)
     return dsm.nodes;
 }
 
+int ompdsm_home_of(const void *addr)
+{
+    int64_t page = dsm_page_of((uintptr_t)addr);
+    return page < 0 ? -1 : dsm_home_of((uint64_t)page);
+}
+
 size_t ompdsm_page_size(void)
 {
     return dsm.page_size;

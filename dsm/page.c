@@ -5,6 +5,9 @@
  * the kernel gives them memory only where they are touched, so a 16 GiB
  * region used sparsely costs a few pages of tables.
  *
+ * Per page, the faults of the current migrate region are counted for home
+ * migration (migrate/).
+ *
  * Two lists record what this node wrote: since the last release (flushed
  * and announced at a lock release) and since the last barrier (announced to
  * everyone at the barrier).  A page is in a list at most once: the PF_REL
@@ -33,6 +36,8 @@ void dsm_pages_init(void)
     dsm.flags = table(sizeof *dsm.flags);
     dsm.home = table(sizeof *dsm.home);
     dsm.twin = table(sizeof *dsm.twin);
+    dsm.reads = table(sizeof *dsm.reads);
+    dsm.writes = table(sizeof *dsm.writes);
     for (int i = 0; i < DSM_STRIPES; i++) {
         pthread_mutex_init(&dsm.stripes[i].mu, NULL);
         pthread_cond_init(&dsm.stripes[i].cv, NULL);
@@ -91,5 +96,20 @@ void dsm_note_written(uint64_t page)
     if (!dsm_flag(page, PF_BAR))
         dsm_plist_add(&dsm.bar, page);
     dsm_flag_set(page, PF_REL | PF_BAR);
+    pthread_mutex_unlock(&dsm.lists_mu);
+}
+
+/* Counts a fault for home migration: a read or a write of the page in the
+ * current migrate region. */
+void dsm_count_fault(uint64_t page, bool write)
+{
+    __atomic_fetch_add(write ? &dsm.writes[page] : &dsm.reads[page], 1, __ATOMIC_RELAXED);
+    if (dsm_flag(page, PF_CNT))
+        return;
+    pthread_mutex_lock(&dsm.lists_mu);
+    if (!dsm_flag(page, PF_CNT)) {
+        dsm_plist_add(&dsm.counted, page);
+        dsm_flag_set(page, PF_CNT);
+    }
     pthread_mutex_unlock(&dsm.lists_mu);
 }

@@ -16,6 +16,7 @@ struct dsm_stats {
     _Atomic uint64_t diffs_sent, diff_bytes_sent, diff_bytes_applied;
     _Atomic uint64_t barriers, locks;
     _Atomic uint64_t barrier_wait_ns, lock_wait_ns;
+    _Atomic uint64_t migrations, pages_migrated_in, pages_migrated_out, migrate_ns;
 };
 
 extern struct dsm_stats dsm_stats;
@@ -25,5 +26,7 @@ extern struct dsm_stats dsm_stats;
 uint64_t dsm_now_ns(void);
 /* Prints the table of every node's counters (collective: node 0 prints). */
 void dsm_stats_report(void);
+/* A further report an upper layer prints on node 0 after the table. */
+void dsm_stats_on_report(void (*fn)(void));
 
 #endif

@@ -53,8 +53,23 @@ typedef struct ompdsm_stats {
     uint64_t diffs_sent, diff_bytes_sent, diff_bytes_applied;
     uint64_t barriers, locks;
     double barrier_wait_s, lock_wait_s;
+    uint64_t migrations;                /* home migration points */
+    uint64_t pages_migrated_in, pages_migrated_out;
+    double migrate_s;                   /* time spent in them */
 } ompdsm_stats_t;
 void ompdsm_get_stats(ompdsm_stats_t *out);
+
+/* Home migration, collective: a barrier at which every page whose faults
+ * since the previous migration came mostly from another node moves its home
+ * there (reads + 2 x writes; a page its home wrote stays).  Every node calls
+ * it at the same point; in an OpenMP program, every thread of the team, in
+ * a parallel region.  OMPDSM_MIGRATE triggers the same step at the barriers
+ * that end parallel regions and worksharing loops. */
+void ompdsm_barrier_migrate_home(void);
+
+/* The node that is home of the shared page holding addr now, or -1 if addr
+ * is not shared memory. */
+int ompdsm_home_of(const void *addr);
 
 /* Size in bytes of a DSM page (OMPDSM_PAGE_SIZE). */
 size_t ompdsm_page_size(void);

@@ -22,6 +22,7 @@
 #include "../dsm/boot.h"
 #include "../dsm/dsm.h"
 #include "../dsm/log.h"
+#include "../migrate/migrate.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,12 @@ void omp_rt_barrier(void)
         dsm_barrier();
 }
 
+void omp_rt_end_barrier(void)
+{
+    if (team.size > 1)
+        mig_counted_barrier();
+}
+
 static void enter_team(void)
 {
     omp_rt.level = 1;
@@ -71,7 +78,7 @@ static void enter_team(void)
 
 static void leave_team(void)
 {
-    omp_rt_barrier();
+    omp_rt_end_barrier();
     omp_ws_reset();
     team.size = 1;
     team.num = 0;

@@ -78,6 +78,9 @@ segv_job() {
 log="$LOG/diff_unit.log"
 "$BUILD/tests/dsm/diff_unit" >"$log" 2>&1
 report diff_unit $? "$log"
+log="$LOG/migrate_decide_unit.log"
+"$BUILD/tests/migrate/decide_unit" >"$log" 2>&1
+report migrate_decide_unit $? "$log"
 
 # ---- launcher and bootstrap --------------------------------------------------
 log="$LOG/boot.log"
@@ -112,6 +115,9 @@ for tls in $TLS; do
         dsm_job concurrent_faults "$np" "$tls" "" "$BUILD/tests/dsm/concurrent_faults"
         dsm_job sparse_region "$np" "$tls" "OMPDSM_REGION_SIZE=8G" "$BUILD/tests/dsm/sparse_region"
         segv_job "$np" "$tls"
+        dsm_job migrate_laplace_homes "$np" "$tls" "" "$BUILD/tests/migrate/laplace_homes"
+        dsm_job migrate_rules "$np" "$tls" "" "$BUILD/tests/migrate/rules"
+        dsm_job migrate_random_every "$np" "$tls" "" "$BUILD/tests/migrate/random_every" 1000
     done
 done
 

@@ -1,0 +1,67 @@
+/*
+ * decide.c: the migration policy, a pure function of the fault counts.
+ *
+ * A page's weight at a node is reads + 2 x writes (a write fault costs a
+ * fetch, a twin and a diff; a read fault only a fetch).  The page moves to
+ * the heaviest node, unless the home wrote the page itself in the region:
+ * its writes would then become remote diffs, and the page stays.  Ties go
+ * to the current home (a move gains nothing), and among other nodes to the
+ * one this home has given the fewest pages so far, which keeps the homes
+ * balanced when nodes share pages evenly.
+ */
+#include "migrate.h"
+
+#include "../dsm/log.h"
+
+#include <stdlib.h>
+
+static int cmp_count(const void *a, const void *b)
+{
+    const struct mig_count *x = a, *y = b;
+    if (x->page != y->page)
+        return (x->page > y->page) - (x->page < y->page);
+    return (x->node > y->node) - (x->node < y->node);
+}
+
+/* The decision for one page, whose counts are c[0..n): the new home, or -1
+ * to stay.  w is scratch space for one weight per node. */
+static int choose(const struct mig_count *c, size_t n, int nodes, int self, uint64_t *w,
+                  const uint64_t *given)
+{
+    for (int k = 0; k < nodes; k++)
+        w[k] = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (c[i].node == self && c[i].writes)
+            return -1;
+        w[c[i].node] += c[i].reads + 2 * (uint64_t)c[i].writes;
+    }
+    int to = self;
+    for (int k = 0; k < nodes; k++)
+        if (w[k] > w[to] || (w[k] == w[to] && to != self && given[k] < given[to]))
+            to = k;
+    return to == self ? -1 : to;
+}
+
+size_t mig_decide(struct mig_count *c, size_t n, int nodes, int self, bool (*keep)(uint64_t page),
+                  struct mig_move *out)
+{
+    qsort(c, n, sizeof *c, cmp_count);
+    uint64_t *given = calloc((size_t)nodes, sizeof *given), *w = calloc((size_t)nodes, sizeof *w);
+    if (!given || !w)
+        dsm_fatal("out of memory deciding page migrations");
+    size_t moves = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && c[j].page == c[i].page)
+            j++;
+        int to = keep(c[i].page) ? -1 : choose(c + i, j - i, nodes, self, w, given);
+        if (to >= 0) {
+            out[moves++] = (struct mig_move){ .page = c[i].page, .from = self, .to = to };
+            given[to]++;
+        }
+        i = j;
+    }
+    free(given);
+    free(w);
+    return moves;
+}

@@ -1,0 +1,332 @@
+/*
+ * migrate.c: the collective home-migration step and when to take it.
+ *
+ * The step, taken by every node at the same point of the program:
+ *   1. every node sends the fault counts of its migrate region to the
+ *      pages' homes (acknowledged) and resets them;
+ *   2. a barrier: every node's diffs are at the homes, every stale copy is
+ *      dropped, and every home holds every count of its pages;
+ *   3. each home decides the moves of its pages (decide.c); a barrier
+ *      gathers every node's moves and gives the whole list to every node;
+ *   4. every node applies the list: a new home fetches the page from the
+ *      old one, every node records the new home and drops its copy, so that
+ *      no node holds a copy the new home does not know of;
+ *   5. a last barrier, so that no node touches a moved page before its new
+ *      home has fetched it.
+ * Every node learns every move before any node runs on, so no node can act
+ * on an outdated home.
+ *
+ * The home's own writes keep a page where it is.  Writes the home made to
+ * a page nobody else held are not faults (the page stays writable, PF_HRW),
+ * so such a page is kept as if written.
+ */
+#include "migrate.h"
+
+#include "../dsm/diff.h"
+#include "../dsm/dsm.h"
+#include "../dsm/log.h"
+#include "../dsm/net.h"
+#include "../dsm/stats.h"
+
+#include "ompdsm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OP_MIG_COUNTS 28   /* counts_hdr + entries → home */
+#define OP_MIG_ACK 29      /* cookie → sender */
+
+struct counts_hdr { uint64_t cookie, count; };
+struct counts_entry { uint64_t page; uint32_t reads, writes; };
+
+/* At a home: the counts received for its pages in this step. */
+static struct {
+    pthread_mutex_t mu;
+    struct mig_count *v;
+    size_t n, cap;
+} inbox = { .mu = PTHREAD_MUTEX_INITIALIZER };
+
+/* Node 0's record of every migration point, for the OMPDSM_STATS report. */
+struct point {
+    uint64_t barrier;
+    uint64_t moved;
+    uint32_t *in, *out;   /* per node */
+};
+static struct {
+    struct point *v;
+    size_t n;
+} points;
+
+static void inbox_add(int node, uint64_t page, uint32_t reads, uint32_t writes)
+{
+    if (inbox.n == inbox.cap) {
+        inbox.cap = inbox.cap ? 2 * inbox.cap : 1024;
+        inbox.v = realloc(inbox.v, inbox.cap * sizeof *inbox.v);
+        if (!inbox.v)
+            dsm_fatal("out of memory for migration counts");
+    }
+    inbox.v[inbox.n++] = (struct mig_count){ .page = page, .node = node, .reads = reads, .writes = writes };
+}
+
+static void on_counts(int src, void *body, size_t len)
+{
+    struct counts_hdr *h = body;
+    if (len != sizeof *h + h->count * sizeof(struct counts_entry))
+        dsm_fatal("malformed migration counts from node %d", src);
+    const struct counts_entry *e = (const struct counts_entry *)(h + 1);
+    pthread_mutex_lock(&inbox.mu);
+    for (uint64_t i = 0; i < h->count; i++) {
+        if (e[i].page >= dsm.npages)
+            dsm_fatal("migration count for page %lu from node %d is out of range", (unsigned long)e[i].page,
+                      src);
+        inbox_add(src, e[i].page, e[i].reads, e[i].writes);
+    }
+    pthread_mutex_unlock(&inbox.mu);
+    net_send(src, OP_MIG_ACK, &h->cookie, sizeof h->cookie, NULL, 0);
+}
+
+static void on_ack(int src, void *body, size_t len)
+{
+    (void)src;
+    (void)len;
+    uint64_t cookie;
+    memcpy(&cookie, body, sizeof cookie);
+    net_wait_done((struct net_wait *)(uintptr_t)cookie);
+}
+
+/* Handlers are registered at the first migration, which every node reaches
+ * together; the barrier makes sure they are in place everywhere before any
+ * count is sent. */
+static void ensure_registered(void)
+{
+    static bool done;
+    if (done)
+        return;
+    net_register(OP_MIG_COUNTS, on_counts);
+    net_register(OP_MIG_ACK, on_ack);
+    dsm_barrier();
+    done = true;
+}
+
+/* ---- step 1: counts to the homes --------------------------------------- */
+
+/* Takes this node's counts and resets them for the next region. */
+static struct dsm_plist take_counts(void)
+{
+    struct dsm_plist l = { 0 };
+    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_plist_take(&dsm.counted, &l);
+    for (size_t i = 0; i < l.n; i++)
+        dsm_flag_clear(l.pages[i], PF_CNT);
+    pthread_mutex_unlock(&dsm.lists_mu);
+    return l;
+}
+
+static void send_counts(void)
+{
+    struct dsm_plist l = take_counts();
+    struct dsm_buf *batch = calloc((size_t)dsm.nodes, sizeof *batch);
+    uint64_t *count = calloc((size_t)dsm.nodes, sizeof *count);
+    if (!batch || !count)
+        dsm_fatal("out of memory for migration counts");
+    for (size_t i = 0; i < l.n; i++) {
+        uint64_t p = l.pages[i];
+        uint32_t r = __atomic_exchange_n(&dsm.reads[p], 0, __ATOMIC_RELAXED);
+        uint32_t w = __atomic_exchange_n(&dsm.writes[p], 0, __ATOMIC_RELAXED);
+        int home = dsm_home_of(p);
+        if (home == dsm.node) {
+            pthread_mutex_lock(&inbox.mu);
+            inbox_add(dsm.node, p, r, w);
+            pthread_mutex_unlock(&inbox.mu);
+            continue;
+        }
+        struct counts_entry e = { .page = p, .reads = r, .writes = w };
+        dsm_buf_put(&batch[home], &e, sizeof e);
+        count[home]++;
+    }
+    dsm_plist_free(&l);
+    uint32_t homes = 0;
+    for (int n = 0; n < dsm.nodes; n++)
+        homes += count[n] != 0;
+    struct net_wait w;
+    net_wait_init(&w, homes);
+    for (int n = 0; n < dsm.nodes; n++) {
+        if (!count[n])
+            continue;
+        struct counts_hdr h = { .cookie = (uint64_t)(uintptr_t)&w, .count = count[n] };
+        net_send(n, OP_MIG_COUNTS, &h, sizeof h, batch[n].p, batch[n].n);
+        dsm_buf_free(&batch[n]);
+    }
+    net_wait(&w);
+    free(batch);
+    free(count);
+}
+
+/* ---- step 3: deciding -------------------------------------------------- */
+
+/* The page stays: it is the pinned stack, or the home holds it writable
+ * with nobody else sharing it, so it may have written it without a fault. */
+static bool keep(uint64_t page)
+{
+    return dsm_pinned(page) || dsm_flag(page, PF_HRW);
+}
+
+static struct mig_move *decide(size_t *n)
+{
+    pthread_mutex_lock(&inbox.mu);
+    struct mig_move *moves = malloc((inbox.n + 1) * sizeof *moves);
+    if (!moves)
+        dsm_fatal("out of memory deciding page migrations");
+    *n = mig_decide(inbox.v, inbox.n, dsm.nodes, dsm.node, keep, moves);
+    inbox.n = 0;
+    pthread_mutex_unlock(&inbox.mu);
+    return moves;
+}
+
+/* ---- step 4: moving ---------------------------------------------------- */
+
+/* The new home takes the data: one-sided gets of the old homes' runtime
+ * views, which nobody writes until the last barrier. */
+static void fetch_moved_in(const struct mig_move *m, size_t n)
+{
+    struct net_wait w;
+    net_rma_begin(&w);
+    for (size_t i = 0; i < n; i++) {
+        if (m[i].to != dsm.node)
+            continue;
+        struct dsm_seg *seg = dsm_seg_of(m[i].page);
+        net_rma_get(&w, m[i].from, seg->net_id, (m[i].page - seg->first_page) << dsm.page_shift,
+                    dsm_rt(m[i].page), dsm.page_size);
+    }
+    net_rma_end(&w);
+}
+
+/* The old home forgets the pages it watched as unshared and writable. */
+static void drop_moved_out(void)
+{
+    pthread_mutex_lock(&dsm.lists_mu);
+    struct dsm_plist *l = &dsm.home_rw;
+    for (size_t i = 0; i < l->n;) {
+        uint64_t p = l->pages[i];
+        if (dsm.home[p] != (uint16_t)(dsm.node + 1)) {
+            dsm_flag_clear(p, PF_HRW);
+            l->pages[i] = l->pages[--l->n];
+        } else {
+            i++;
+        }
+    }
+    pthread_mutex_unlock(&dsm.lists_mu);
+}
+
+static void apply_moves(const struct mig_move *m, size_t n)
+{
+    fetch_moved_in(m, n);
+    uint64_t *drop = malloc((n + 1) * sizeof *drop);
+    if (!drop)
+        dsm_fatal("out of memory applying page migrations");
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t p = m[i].page;
+        dsm.home[p] = (uint16_t)(m[i].to + 1);
+        dsm_flag_clear(p, PF_SHARER);
+        if (m[i].to == dsm.node) {
+            /* Nobody holds a copy now: the page starts unshared here. */
+            __atomic_fetch_and(&dsm.sharers[1 + p / 64], ~(1ULL << (p % 64)), __ATOMIC_SEQ_CST);
+            STAT_ADD(pages_migrated_in, 1);
+        } else {
+            drop[k++] = p;
+            STAT_ADD(pages_migrated_out, m[i].from == dsm.node);
+        }
+    }
+    drop_moved_out();
+    dsm_invalidate(drop, NULL, k);
+    free(drop);
+}
+
+/* ---- statistics ----------------------------------------------------- */
+
+static void record_point(const struct mig_move *m, size_t n)
+{
+    if (dsm.node != 0 || !dsm_cfg.stats)
+        return;
+    struct point pt = { .barrier = dsm.epoch, .moved = n };
+    pt.in = calloc((size_t)dsm.nodes, sizeof *pt.in);
+    pt.out = calloc((size_t)dsm.nodes, sizeof *pt.out);
+    struct point *v = realloc(points.v, (points.n + 1) * sizeof *v);
+    if (!pt.in || !pt.out || !v)
+        dsm_fatal("out of memory for migration statistics");
+    for (size_t i = 0; i < n; i++) {
+        pt.in[m[i].to]++;
+        pt.out[m[i].from]++;
+    }
+    points.v = v;
+    points.v[points.n++] = pt;
+}
+
+/* Node 0, after the statistics table: one line per migration point (the
+ * first and last ten when there are many). */
+static void report_points(void)
+{
+    if (!points.n)
+        return;
+    fprintf(stderr, "home migrations: %zu point(s)\n%10s %10s  %s\n", points.n, "barrier", "pages",
+            "per node: +in -out");
+    for (size_t i = 0; i < points.n; i++) {
+        if (points.n > 20 && i == 10) {
+            fprintf(stderr, "%10s\n", "...");
+            i = points.n - 10;
+        }
+        struct point *pt = &points.v[i];
+        fprintf(stderr, "%10lu %10lu ", (unsigned long)pt->barrier, (unsigned long)pt->moved);
+        for (int n = 0; n < dsm.nodes; n++)
+            fprintf(stderr, " %d:+%u-%u", n, pt->in[n], pt->out[n]);
+        fputc('\n', stderr);
+    }
+}
+
+/* ---- the step, and when to take it ------------------------------------ */
+
+void mig_migrate(void)
+{
+    ensure_registered();
+    if (dsm.locks_held)
+        dsm_fatal("home migration requested while this node holds a lock");
+    uint64_t t0 = dsm_now_ns();
+    send_counts();
+    dsm_barrier();
+    size_t n;
+    struct mig_move *mine = decide(&n);
+    size_t len;
+    struct mig_move *all = dsm_barrier_gather(mine, n * sizeof *mine, &len);
+    free(mine);
+    n = len / sizeof *all;
+    apply_moves(all, n);
+    record_point(all, n);
+    free(all);
+    dsm_barrier();
+    STAT_ADD(migrations, 1);
+    STAT_ADD(migrate_ns, dsm_now_ns() - t0);
+    static bool hooked;
+    if (!hooked) {
+        dsm_stats_on_report(report_points);
+        hooked = true;
+    }
+}
+
+void mig_counted_barrier(void)
+{
+    static uint64_t counted;
+    counted++;
+    bool due = (dsm_cfg.migrate == DSM_MIGRATE_FIRST && counted == 1)
+            || (dsm_cfg.migrate == DSM_MIGRATE_EVERY && counted % dsm_cfg.migrate_every == 0);
+    if (due)
+        mig_migrate();
+    else
+        dsm_barrier();
+}
+
+void ompdsm_barrier_migrate_home(void)
+{
+    mig_migrate();
+}

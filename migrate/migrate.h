@@ -1,0 +1,48 @@
+/*
+ * migrate.h: home migration (prefix mig_), the layer above the coherence
+ * layer that moves each page's home to the node that uses it most.
+ *
+ * Every node counts its read and write faults per page (dsm/page.c) over a
+ * migrate region: the interval from one migration point to the next.  At a
+ * migration point the counts go to each page's home, the home decides
+ * (decide.c), the data moves and every node learns every move
+ * (migrate.c).
+ */
+#ifndef MIGRATE_MIGRATE_H
+#define MIGRATE_MIGRATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The faults one node made on one page in the current region. */
+struct mig_count {
+    uint64_t page;
+    int32_t node;
+    uint32_t reads, writes;
+};
+
+/* A decision: the page's home moves from one node to another. */
+struct mig_move {
+    uint64_t page;
+    int32_t from, to;
+};
+
+/* Decides the new homes of pages that node `self` is home of, from the
+ * counts of every node (c is reordered).  A page stays where it is if
+ * keep(page) says so or if the home itself wrote it in the region;
+ * otherwise it goes to the node with the largest reads + 2 x writes, the
+ * home winning ties, and ties between other nodes going to the one given
+ * the fewest pages so far.  Writes at most n moves to out; returns their
+ * number. */
+size_t mig_decide(struct mig_count *c, size_t n, int nodes, int self, bool (*keep)(uint64_t page),
+                  struct mig_move *out);
+
+/* The collective migration step; every node calls it at the same point. */
+void mig_migrate(void);
+
+/* A barrier that ends a parallel region or a worksharing loop: a home
+ * migration instead when OMPDSM_MIGRATE says this one is due. */
+void mig_counted_barrier(void);
+
+#endif

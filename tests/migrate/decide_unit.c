@@ -1,0 +1,97 @@
+/*
+ * The migration policy (migrate/decide.c) on hand-made counts: the heaviest
+ * node (reads + 2 x writes) becomes home; a page the home wrote, or that
+ * keep() protects, stays; the home wins ties; ties among other nodes are
+ * spread evenly.
+ */
+#include "../../migrate/migrate.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static int failures;
+
+#define EXPECT(cond, ...)                                  \
+    do {                                                   \
+        if (!(cond)) {                                     \
+            fprintf(stderr, "FAIL decide_unit: ");         \
+            fprintf(stderr, __VA_ARGS__);                  \
+            fputc('\n', stderr);                           \
+            failures++;                                    \
+        }                                                  \
+    } while (0)
+
+static bool keep_none(uint64_t page)
+{
+    (void)page;
+    return false;
+}
+
+static bool keep_page_7(uint64_t page)
+{
+    return page == 7;
+}
+
+/* Runs the decision of home `self` and returns where page p went (-1: stayed). */
+static int dest(const struct mig_move *m, size_t n, uint64_t p)
+{
+    for (size_t i = 0; i < n; i++)
+        if (m[i].page == p)
+            return m[i].to;
+    return -1;
+}
+
+static void weights(void)
+{
+    struct mig_count c[] = {
+        { 1, 1, 3, 0 }, { 1, 2, 0, 2 },            /* page 1: node 1 weighs 3, node 2 weighs 4 */
+        { 2, 1, 5, 0 }, { 2, 0, 4, 0 },            /* page 2: node 1 (5) beats the home (4) */
+        { 3, 1, 4, 0 }, { 3, 0, 4, 0 },            /* page 3: tie with the home: stays */
+        { 4, 0, 0, 1 }, { 4, 1, 100, 100 },        /* page 4: the home wrote it: stays */
+        { 5, 0, 9, 0 },                            /* page 5: only the home: stays */
+        { 6, 2, 1, 0 }, { 6, 2, 1, 1 },            /* page 6: two entries of node 2 add up */
+        { 7, 1, 50, 0 },                           /* page 7: protected by keep() */
+    };
+    size_t n = sizeof c / sizeof *c;
+    struct mig_move m[16];
+    size_t k = mig_decide(c, n, 3, 0, keep_page_7, m);
+    EXPECT(dest(m, k, 1) == 2, "page 1 should go to node 2, went to %d", dest(m, k, 1));
+    EXPECT(dest(m, k, 2) == 1, "page 2 should go to node 1, went to %d", dest(m, k, 2));
+    EXPECT(dest(m, k, 3) == -1, "page 3 (tie with the home) moved to %d", dest(m, k, 3));
+    EXPECT(dest(m, k, 4) == -1, "page 4 (written by its home) moved to %d", dest(m, k, 4));
+    EXPECT(dest(m, k, 5) == -1, "page 5 (home only) moved to %d", dest(m, k, 5));
+    EXPECT(dest(m, k, 6) == 2, "page 6 should go to node 2, went to %d", dest(m, k, 6));
+    EXPECT(dest(m, k, 7) == -1, "page 7 (kept) moved to %d", dest(m, k, 7));
+    EXPECT(k == 3, "expected 3 moves, got %zu", k);
+    for (size_t i = 0; i < k; i++)
+        EXPECT(m[i].from == 0, "move of page %lu does not come from the home", (unsigned long)m[i].page);
+}
+
+/* 100 pages read equally by nodes 1 and 2 (home 0): split 50/50. */
+static void balance(void)
+{
+    enum { PAGES = 100 };
+    struct mig_count c[2 * PAGES];
+    for (int p = 0; p < PAGES; p++) {
+        c[2 * p] = (struct mig_count){ (uint64_t)p, 1, 3, 0 };
+        c[2 * p + 1] = (struct mig_count){ (uint64_t)p, 2, 3, 0 };
+    }
+    struct mig_move m[2 * PAGES];
+    size_t k = mig_decide(c, 2 * PAGES, 3, 0, keep_none, m);
+    int to1 = 0, to2 = 0;
+    for (size_t i = 0; i < k; i++) {
+        to1 += m[i].to == 1;
+        to2 += m[i].to == 2;
+    }
+    EXPECT(k == PAGES, "every evenly shared page should move, %zu did", k);
+    EXPECT(abs(to1 - to2) <= 1, "evenly shared pages split %d / %d", to1, to2);
+}
+
+int main(void)
+{
+    weights();
+    balance();
+    if (!failures)
+        printf("decide_unit: all checks passed\n");
+    return failures != 0;
+}

@@ -1,0 +1,93 @@
+/*
+ * Which pages migration moves, and that their data moves with them.
+ *
+ * Phase 1, in a migrate region of several barriers: on every even page its
+ * home writes once and the next node writes every round (far heavier); on
+ * every odd page only the next node writes.  After the migration the even
+ * pages must still be at their homes (a page its home wrote never moves)
+ * and the odd pages at their writer; every byte written must read back.
+ *
+ * Phase 2, a new region on fresh pages: two nodes other than the home read
+ * each page once and nobody writes.  Each page must stay or go to one of
+ * the two readers, and each home must split its pages between the readers
+ * evenly (at 2 nodes the home is itself a reader, so the pages stay).
+ */
+#include "../dsm/check.h"
+
+enum { PAGES = 96, ROUNDS = 4 };
+
+static void phase1(int me, int n, size_t ps)
+{
+    volatile char *a = ompdsm_alloc(PAGES * ps);
+    int home[PAGES];
+    for (int p = 0; p < PAGES; p++)
+        home[p] = ompdsm_home_of((const char *)a + p * ps);
+    for (int r = 0; r < ROUNDS; r++) {
+        for (int p = 0; p < PAGES; p++) {
+            int other = (home[p] + 1) % n;
+            if (p % 2 == 0 && r == 0 && me == home[p])
+                a[p * ps] = 1;
+            if (me == other && n > 1)
+                a[p * ps + 8 + r] = (char)(r + 1);
+        }
+        ompdsm_barrier();
+    }
+    ompdsm_barrier_migrate_home();
+    for (int p = 0; p < PAGES; p++) {
+        int now = ompdsm_home_of((const char *)a + p * ps), other = (home[p] + 1) % n;
+        if (p % 2 == 0)
+            CHECK(now == home[p], "page %d, written by its home %d, moved to %d", p, home[p], now);
+        else
+            CHECK(now == other, "page %d, written only by node %d, is at %d (was %d)", p, other, now, home[p]);
+        CHECK(a[p * ps] == (p % 2 == 0), "page %d byte 0 lost in the move", p);
+        for (int r = 0; r < ROUNDS; r++)
+            CHECK(a[p * ps + 8 + r] == (n > 1 ? r + 1 : 0), "page %d byte %d lost in the move", p, 8 + r);
+    }
+    ompdsm_barrier();
+}
+
+static void phase2(int me, int n, size_t ps)
+{
+    volatile char *b = ompdsm_alloc(PAGES * ps);
+    int home[PAGES];
+    for (int p = 0; p < PAGES; p++)
+        home[p] = ompdsm_home_of((const char *)b + p * ps);
+    char sum = 0;
+    for (int p = 0; p < PAGES; p++)
+        if (me == (home[p] + 1) % n || me == (home[p] + 2) % n)
+            sum += b[p * ps];
+    CHECK(sum == 0, "fresh pages not zero");
+    ompdsm_barrier_migrate_home();
+    int to_a[64] = { 0 }, to_b[64] = { 0 };
+    for (int p = 0; p < PAGES; p++) {
+        int h = home[p], ra = (h + 1) % n, rb = (h + 2) % n;
+        int now = ompdsm_home_of((const char *)b + p * ps);
+        CHECK(now == h || now == ra || now == rb, "page %d read by %d and %d moved to %d", p, ra, rb, now);
+        if (ra == h || rb == h)
+            CHECK(now == h, "page %d read equally by its home %d and node %d moved to %d", p, h, ra, now);
+        to_a[h] += now == ra && ra != h;
+        to_b[h] += now == rb && rb != h;
+    }
+    for (int h = 0; h < n && h < 64; h++)
+        CHECK(abs(to_a[h] - to_b[h]) <= 1, "home %d gave %d pages to node %d and %d to node %d", h,
+              to_a[h], (h + 1) % n, to_b[h], (h + 2) % n);
+    ompdsm_barrier();
+}
+
+int main(int argc, char **argv)
+{
+    ompdsm_init(&argc, &argv);
+    int me = ompdsm_node(), n = ompdsm_nodes();
+    size_t ps = ompdsm_page_size();
+    /* Phase 2 first: its region must hold nothing but its own reads (the
+     * checks of phase 1 read every page, and would count as well). */
+    phase2(me, n, ps);
+    phase1(me, n, ps);
+    ompdsm_stats_t st;
+    ompdsm_get_stats(&st);
+    if (me == 0)
+        printf("migrate rules: %d nodes, %d pages per phase, node 0 took %lu pages and gave %lu\n", n, PAGES,
+               (unsigned long)st.pages_migrated_in, (unsigned long)st.pages_migrated_out);
+    ompdsm_finalize();
+    return 0;
+}
