@@ -16,10 +16,17 @@
  * sends the next parallel region this way from node 0 (starting a region
  * costs one barrier); home migration gathers every node's moves.
  *
+ * An upper layer may also ride on every barrier (dsm_barrier_extra): what
+ * its provider returns at a node's arrival reaches its consumer on every
+ * node at the release, all nodes' data together.  The OpenMP layer sends
+ * loop timings this way, so every node sees the same timings at the same
+ * barrier.
+ *
  * Node 0 collects arrivals in two slots, chosen by the barrier's epoch: a
  * fast node may arrive at barrier e+1 before a slow one has left barrier e,
  * but never at e+2.
  */
+#include "diff.h"
 #include "dsm.h"
 #include "log.h"
 #include "net.h"
@@ -36,8 +43,7 @@ struct slot {
     int arrived;
     struct bar_notice *notes;
     size_t n, cap;
-    void *payload;
-    size_t payload_len;
+    struct dsm_buf payload, extra;
 };
 
 static struct slot slots[2] = { { .mu = PTHREAD_MUTEX_INITIALIZER }, { .mu = PTHREAD_MUTEX_INITIALIZER } };
@@ -77,20 +83,17 @@ static void *xmemdup(const void *p, size_t len)
 
 static void broadcast_release(struct slot *s, uint64_t epoch)
 {
-    struct bar_hdr rel = { .epoch = epoch, .count = merge_notices(s->notes, s->n), .payload = s->payload_len };
-    size_t nbytes = rel.count * sizeof *s->notes;
-    char *body = malloc(nbytes + rel.payload + 1);
-    if (!body)
-        dsm_fatal("out of memory for a barrier release");
-    memcpy(body, s->notes, nbytes);
-    if (rel.payload)
-        memcpy(body + nbytes, s->payload, rel.payload);
+    struct bar_hdr rel = { .epoch = epoch, .count = merge_notices(s->notes, s->n), .payload = s->payload.n,
+                           .extra = s->extra.n };
+    struct dsm_buf body = { 0 };
+    dsm_buf_put(&body, s->notes, rel.count * sizeof *s->notes);
+    dsm_buf_put(&body, s->payload.p, s->payload.n);
+    dsm_buf_put(&body, s->extra.p, s->extra.n);
     for (int n = 0; n < dsm.nodes; n++)
-        net_send(n, OP_BAR_RELEASE, &rel, sizeof rel, body, nbytes + rel.payload);
-    free(body);
-    free(s->payload);
-    s->payload = NULL;
-    s->payload_len = 0;
+        net_send(n, OP_BAR_RELEASE, &rel, sizeof rel, body.p, body.n);
+    dsm_buf_free(&body);
+    s->payload.n = 0;
+    s->extra.n = 0;
     s->arrived = 0;
     s->n = 0;
 }
@@ -98,18 +101,13 @@ static void broadcast_release(struct slot *s, uint64_t epoch)
 static void on_arrive(int src, void *body, size_t len)
 {
     struct bar_hdr *h = body;
-    if (len != sizeof *h + h->count * sizeof(uint64_t) + h->payload)
+    if (len != sizeof *h + h->count * sizeof(uint64_t) + h->payload + h->extra)
         dsm_fatal("malformed barrier arrival from node %d", src);
     const uint64_t *pages = (const uint64_t *)(h + 1);
     struct slot *s = &slots[h->epoch & 1];
     pthread_mutex_lock(&s->mu);
-    if (h->payload) {
-        s->payload = realloc(s->payload, s->payload_len + h->payload);
-        if (!s->payload)
-            dsm_fatal("out of memory for a barrier payload");
-        memcpy((char *)s->payload + s->payload_len, pages + h->count, h->payload);
-        s->payload_len += h->payload;
-    }
+    dsm_buf_put(&s->payload, pages + h->count, h->payload);
+    dsm_buf_put(&s->extra, (const char *)(pages + h->count) + h->payload, h->extra);
     if (s->n + h->count > s->cap) {
         s->cap = s->n + h->count + 1024;
         s->notes = realloc(s->notes, s->cap * sizeof *s->notes);
@@ -130,22 +128,37 @@ static struct {
     struct net_wait w;
     struct bar_notice *notes;
     size_t n;
-    void *payload;
-    size_t payload_len;
+    void *payload, *extra;
+    size_t payload_len, extra_len;
 } pending;
+
+static struct {
+    void *(*provide)(size_t *len);
+    void (*consume)(const void *data, size_t len);
+} extra;
+
+void dsm_barrier_extra(void *(*provide)(size_t *len), void (*consume)(const void *data, size_t len))
+{
+    extra.provide = provide;
+    extra.consume = consume;
+}
 
 static void on_release(int src, void *body, size_t len)
 {
     struct bar_hdr *h = body;
-    if (len != sizeof *h + h->count * sizeof(struct bar_notice) + h->payload)
+    if (len != sizeof *h + h->count * sizeof(struct bar_notice) + h->payload + h->extra)
         dsm_fatal("malformed barrier release from node %d", src);
     if (h->epoch != dsm.epoch)
         dsm_fatal("barrier release for epoch %lu while at %lu", (unsigned long)h->epoch,
                   (unsigned long)dsm.epoch);
+    const char *p = (const char *)(h + 1);
     pending.n = h->count;
-    pending.notes = xmemdup(h + 1, h->count * sizeof *pending.notes);
+    pending.notes = xmemdup(p, h->count * sizeof *pending.notes);
+    p += h->count * sizeof *pending.notes;
     pending.payload_len = h->payload;
-    pending.payload = h->payload ? xmemdup((char *)(h + 1) + h->count * sizeof *pending.notes, h->payload) : NULL;
+    pending.payload = h->payload ? xmemdup(p, h->payload) : NULL;
+    pending.extra_len = h->extra;
+    pending.extra = h->extra ? xmemdup(p + h->payload, h->extra) : NULL;
     net_wait_done(&pending.w);
 }
 
@@ -191,21 +204,24 @@ static void *barrier(const void *payload, size_t plen, size_t *out_len)
     take_bar_list(&bar);
 
     net_wait_init(&pending.w, 1);
-    size_t nbytes = bar.n * sizeof *bar.pages;
-    struct bar_hdr h = { .epoch = dsm.epoch, .count = bar.n, .payload = plen };
-    char *body = malloc(nbytes + plen + 1);
-    if (!body)
-        dsm_fatal("out of memory for a barrier arrival");
-    if (nbytes)
-        memcpy(body, bar.pages, nbytes);
-    if (plen)
-        memcpy(body + nbytes, payload, plen);
-    net_send(0, OP_BAR_ARRIVE, &h, sizeof h, body, nbytes + plen);
-    free(body);
+    size_t xlen = 0;
+    void *x = extra.provide ? extra.provide(&xlen) : NULL;
+    struct bar_hdr h = { .epoch = dsm.epoch, .count = bar.n, .payload = plen, .extra = xlen };
+    struct dsm_buf body = { 0 };
+    dsm_buf_put(&body, bar.pages, bar.n * sizeof *bar.pages);
+    dsm_buf_put(&body, payload, plen);
+    dsm_buf_put(&body, x, xlen);
+    free(x);
+    net_send(0, OP_BAR_ARRIVE, &h, sizeof h, body.p, body.n);
+    dsm_buf_free(&body);
     dsm_plist_free(&bar);
     net_wait(&pending.w);
     apply_notices();
     dsm_drop_suspects();
+    if (pending.extra_len && extra.consume)
+        extra.consume(pending.extra, pending.extra_len);
+    free(pending.extra);
+    pending.extra = NULL;
     dsm.epoch++;
     STAT_ADD(barriers, 1);
     STAT_ADD(barrier_wait_ns, dsm_now_ns() - t0);

@@ -1,10 +1,16 @@
 /*
- * boot.c: the bootstrap client, one TCP connection to the launcher.
+ * boot.c: the bootstrap client, one TCP connection to the launcher, and the
+ * choice of bootstrap.
+ *
+ * A node started by ompdsm-run (OMPDSM_BOOTSTRAP is set) talks to it here;
+ * one started by a PMIx launcher such as mpirun or srun uses PMIx instead
+ * (boot_pmix.c); one started by hand runs alone.  The functions of boot.h at
+ * the end of this file forward to the bootstrap in use.
  *
  * Owns the connection (boot_sock) and this node's rank and size as told by
  * the environment.  Invariants:
- *   - boot_sock is -1 exactly when the node runs alone (no OMPDSM_BOOTSTRAP)
- *     or after boot_finalize();
+ *   - boot_sock is -1 exactly when ompdsm-run did not start the node (no
+ *     OMPDSM_BOOTSTRAP: it runs alone or under PMIx) or after boot_finalize();
  *   - at most one request is in flight: boot_lock is held from the first byte
  *     of a request to the last byte of its reply, so replies can never be
  *     taken by the wrong caller;
@@ -14,6 +20,7 @@
  * The wire format is described in boot.h.
  */
 #include "boot.h"
+#include "boot_pmix.h"
 #include "log.h"
 
 #include <errno.h>
@@ -172,13 +179,10 @@ static void send_request(uint32_t tag, uint64_t len)
     send_all(hdr, sizeof hdr);
 }
 
-/* ---- API ---------------------------------------------------------------- */
+/* ---- the launcher's protocol -------------------------------------------- */
 
-int boot_init(int *rank, int *size)
+static void launcher_init(const char *addr, int *rank, int *size)
 {
-    const char *addr = getenv("OMPDSM_BOOTSTRAP");
-    if (addr == NULL)
-        return -1;
     long sz = env_decimal("OMPDSM_SIZE", 1, 4096);
     long rk = env_decimal("OMPDSM_RANK", 0, sz - 1);
     dsm_log_node = (int)rk;
@@ -202,7 +206,6 @@ int boot_init(int *rank, int *size)
     boot_size = (int)sz;
     *rank = (int)rk;
     *size = (int)sz;
-    return 0;
 }
 
 static void *copy_of(const void *data, size_t len, size_t *lens)
@@ -241,10 +244,9 @@ static void *recv_reply(size_t *lens)
     return all;
 }
 
-void *boot_allgather(uint32_t tag, const void *data, size_t len, size_t *lens)
+/* Also the all-gather of a node that runs alone (no connection). */
+static void *launcher_allgather(uint32_t tag, const void *data, size_t len, size_t *lens)
 {
-    if (tag == BOOT_TAG_FINALIZE)
-        dsm_fatal("boot_allgather: tag %#x is reserved", (unsigned)tag);
     pthread_mutex_lock(&boot_lock);
     if (boot_sock < 0) {
         pthread_mutex_unlock(&boot_lock);
@@ -258,7 +260,7 @@ void *boot_allgather(uint32_t tag, const void *data, size_t len, size_t *lens)
     return all;
 }
 
-void boot_finalize(void)
+static void launcher_finalize(void)
 {
     pthread_mutex_lock(&boot_lock);
     if (boot_sock >= 0) {
@@ -273,6 +275,66 @@ void boot_finalize(void)
     pthread_mutex_unlock(&boot_lock);
 }
 
+/* ---- API: the bootstrap in use ------------------------------------------ */
+
+enum boot_via { BOOT_ALONE, BOOT_LAUNCHER, BOOT_PMIX };
+
+static enum boot_via boot_via = BOOT_ALONE;
+
+/* Who started this node.  OMPDSM_BOOTSTRAP comes first: ompdsm-run may
+ * itself run inside an mpirun or Slurm job, whose PMIx variables its nodes
+ * inherit. */
+static enum boot_via started_by(void)
+{
+    if (getenv("OMPDSM_BOOTSTRAP") != NULL)
+        return BOOT_LAUNCHER;
+    if (boot_pmix_present())
+        return BOOT_PMIX;
+    return BOOT_ALONE;
+}
+
+int boot_init(int *rank, int *size)
+{
+    boot_via = started_by();
+    switch (boot_via) {
+    case BOOT_LAUNCHER:
+        launcher_init(getenv("OMPDSM_BOOTSTRAP"), rank, size);
+        return 0;
+    case BOOT_PMIX:
+        boot_pmix_init(rank, size);
+        return 0;
+    case BOOT_ALONE:
+        break;
+    }
+    return -1;
+}
+
+void boot_fix_addresses(void)
+{
+    if (started_by() == BOOT_PMIX)
+        boot_pmix_fix_addresses();
+}
+
+void *boot_allgather(uint32_t tag, const void *data, size_t len, size_t *lens)
+{
+    if (tag == BOOT_TAG_FINALIZE)
+        dsm_fatal("boot_allgather: tag %#x is reserved", (unsigned)tag);
+    if (boot_via == BOOT_PMIX)
+        return boot_pmix_allgather(tag, data, len, lens);
+    return launcher_allgather(tag, data, len, lens);
+}
+
+void boot_finalize(void)
+{
+    if (boot_via == BOOT_PMIX)
+        boot_pmix_finalize();
+    else
+        launcher_finalize();
+    boot_via = BOOT_ALONE;
+}
+
+/* Under PMIx there is no connection: the launcher itself ends the job when
+ * a node dies. */
 int boot_fd(void)
 {
     return boot_sock;

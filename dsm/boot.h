@@ -1,8 +1,16 @@
 /*
- * boot.h: the bootstrap client (prefix boot_), a node's private channel to
- * the launcher (tools/ompdsm-run.c).
+ * boot.h: the bootstrap client (prefix boot_), how a node joins its job and
+ * exchanges a few messages before the real transport exists.
  *
- * The launcher gives every node the same argv and environment; the node learns
+ * Three cases, chosen by boot_init() from the environment:
+ *   - OMPDSM_BOOTSTRAP is set: ompdsm-run started the node; a private TCP
+ *     channel to it, described below (boot.c);
+ *   - otherwise, PMIX_NAMESPACE or PMIX_RANK is set: a PMIx launcher (mpirun,
+ *     srun --mpi=pmix) started it; rank, size and all-gathers through PMIx
+ *     (boot_pmix.c);
+ *   - neither: the node runs alone, rank 0 of 1.
+ *
+ * ompdsm-run gives every node the same argv and environment; the node learns
  * its number from OMPDSM_RANK/OMPDSM_SIZE and proves that it belongs to the
  * job by sending OMPDSM_JOB_TOKEN over a TCP connection to OMPDSM_BOOTSTRAP.
  * Over that connection the nodes then run a few all-gather collectives
@@ -29,10 +37,18 @@
 
 #define BOOT_TAG_FINALIZE 0xFFFFFFFFu
 
-/* Connects to the launcher.  Returns -1 if OMPDSM_BOOTSTRAP is unset (the
- * program runs as a single node: rank 0 of 1), 0 otherwise.  Bad variables,
- * a refused token or an unreachable launcher are fatal. */
+/* Joins the job: connects to the launcher or initialises PMIx.  Returns -1
+ * if neither started the node (it runs as a single node: rank 0 of 1), 0
+ * otherwise.  Bad variables, a refused token, an unreachable launcher or a
+ * failing PMIx_Init are fatal. */
 int boot_init(int *rank, int *size);
+
+/* For a program whose global variables are shared between nodes (they must
+ * sit at the same address on every node): call before boot_init.  ompdsm-run
+ * starts its nodes with address-space randomisation off; a node started by
+ * a PMIx launcher re-executes itself once with it off, and does not return
+ * from here then.  Does nothing otherwise. */
+void boot_fix_addresses(void);
 
 /* Collective over all nodes: every node calls it with the same tag.  Returns
  * a malloc'd buffer with the data of every node concatenated in rank order
@@ -41,11 +57,13 @@ int boot_init(int *rank, int *size);
 void *boot_allgather(uint32_t tag, const void *data, size_t len, size_t *lens);
 
 /* Tells the launcher that this node has finished with the bootstrap, waits
- * for its acknowledgement and closes the connection. */
+ * for its acknowledgement and closes the connection (under PMIx:
+ * PMIx_Finalize). */
 void boot_finalize(void);
 
-/* The connection to the launcher, -1 if none: a progress thread may poll it
- * to learn early that the job is being torn down (EOF). */
+/* The connection to the launcher, -1 if none (also under PMIx, whose
+ * launcher itself ends the job when a node dies): a progress thread may
+ * poll it to learn early that the job is being torn down (EOF). */
 int boot_fd(void);
 
 #endif

@@ -161,6 +161,7 @@ void dsm_config_load(void)
                   dsm_cfg.region_size, dsm_cfg.page_size);
     dsm_cfg.spin_us = parse_uint("OMPDSM_SPIN_US", 50, 1000000);
     dsm_cfg.stats = parse_bool("OMPDSM_STATS", false);
+    dsm_cfg.trace = env("OMPDSM_TRACE");
 }
 
 const char *dsm_home_policy_name(enum dsm_home_policy p)

@@ -28,6 +28,7 @@ struct dsm_config {
     unsigned migrate_every;     /* N of OMPDSM_MIGRATE=every:N (1 for every) */
     unsigned spin_us;           /* OMPDSM_SPIN_US */
     bool stats;                 /* OMPDSM_STATS */
+    const char *trace;          /* OMPDSM_TRACE: trace file, or NULL */
 };
 
 extern struct dsm_config dsm_cfg;

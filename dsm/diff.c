@@ -26,6 +26,8 @@ void dsm_buf_reserve(struct dsm_buf *b, size_t more)
 
 void dsm_buf_put(struct dsm_buf *b, const void *src, size_t len)
 {
+    if (!len)
+        return;
     dsm_buf_reserve(b, len);
     memcpy(b->p + b->n, src, len);
     b->n += len;

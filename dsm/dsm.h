@@ -154,6 +154,8 @@ void dsm_fault_install(void);
 void dsm_fault_thread_init(void);       /* each application thread */
 void dsm_fault_remove(void);
 void dsm_fault(uint64_t page, bool write);
+/* Nanoseconds the calling thread has spent in DSM page faults. */
+uint64_t dsm_fault_time_ns(void);
 /* At the home: whether another node may hold a copy of the page. */
 bool dsm_shared(uint64_t page);
 
@@ -171,6 +173,10 @@ void *dsm_barrier_bcast(const void *payload, size_t len, size_t *out_len);
 /* A barrier whose release carries every node's payload, concatenated in
  * the order the nodes arrived, to every node (an allgather). */
 void *dsm_barrier_gather(const void *payload, size_t len, size_t *out_len);
+/* Data an upper layer attaches to every barrier: provide() is called at
+ * each arrival (a malloc'd buffer or NULL), consume() at each release with
+ * every node's data concatenated, the same on every node. */
+void dsm_barrier_extra(void *(*provide)(size_t *len), void (*consume)(const void *data, size_t len));
 void dsm_barrier_register(void);
 
 /* lock.c */

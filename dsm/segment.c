@@ -10,6 +10,7 @@
  * consecutive pages, both because it is much cheaper and because scattered
  * single-page protections split the mapping into one VMA per page.
  */
+#include "boot.h"
 #include "dsm.h"
 #include "log.h"
 
@@ -40,8 +41,12 @@ static const char *collision(uintptr_t base, size_t size, char *buf, size_t len)
 
 static uintptr_t globals_start, globals_end;
 
+/* Called before anything else by a program whose globals are shared: they
+ * must be at the same address on every node, so this is the moment to turn
+ * address-space randomisation off if the launcher left it on. */
 void dsm_set_globals(uintptr_t start, uintptr_t end)
 {
+    boot_fix_addresses();
     globals_start = start;
     globals_end = end;
 }

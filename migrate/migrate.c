@@ -314,7 +314,7 @@ void mig_migrate(void)
     }
 }
 
-void mig_counted_barrier(void)
+bool mig_counted_barrier(void)
 {
     static uint64_t counted;
     counted++;
@@ -324,6 +324,7 @@ void mig_counted_barrier(void)
         mig_migrate();
     else
         dsm_barrier();
+    return due;
 }
 
 void ompdsm_barrier_migrate_home(void)

@@ -42,7 +42,8 @@ size_t mig_decide(struct mig_count *c, size_t n, int nodes, int self, bool (*kee
 void mig_migrate(void);
 
 /* A barrier that ends a parallel region or a worksharing loop: a home
- * migration instead when OMPDSM_MIGRATE says this one is due. */
-void mig_counted_barrier(void);
+ * migration instead when OMPDSM_MIGRATE says this one is due (then it
+ * returns true). */
+bool mig_counted_barrier(void);
 
 #endif

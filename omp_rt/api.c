@@ -68,10 +68,12 @@ API void omp_set_schedule(omp_sched_t kind, int chunk)
     omp_icv.chunk = chunk < 1 ? (k == omp_sched_static ? 0 : 1) : chunk;
 }
 
+/* The profiled schedule reads as static: blocks, one per thread. */
 API void omp_get_schedule(omp_sched_t *kind, int *chunk)
 {
-    *kind = (omp_sched_t)omp_icv.sched;
-    *chunk = (int)omp_icv.chunk;
+    bool profiled = omp_icv.sched == OMP_SCHED_PROFILED;
+    *kind = profiled ? omp_sched_static : (omp_sched_t)omp_icv.sched;
+    *chunk = profiled ? 0 : (int)omp_icv.chunk;
 }
 
 API double omp_get_wtime(void)

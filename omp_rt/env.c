@@ -104,10 +104,65 @@ bool omp_parse_schedule(const char *v, enum omp_sched *kind, long *chunk, bool *
 
 const char *omp_sched_name(enum omp_sched kind)
 {
+    if (kind == OMP_SCHED_PROFILED)
+        return "profiled";
     for (size_t i = 0; i < sizeof sched_names / sizeof *sched_names; i++)
         if (sched_names[i].kind == kind)
             return sched_names[i].name;
     return "?";
+}
+
+/* One "key=value" option of the profiled schedule; false if bad. */
+static bool profiled_option(const char *o, size_t len)
+{
+    char buf[64], *end;
+    if (len >= sizeof buf)
+        return false;
+    memcpy(buf, o, len);
+    buf[len] = '\0';
+    char *eq = strchr(buf, '=');
+    if (!eq || eq[1] == '\0' || eq[1] == '-')
+        return false;
+    *eq = '\0';
+    const char *val = eq + 1;
+    errno = 0;
+    if (!strcasecmp(buf, "alpha")) {
+        double a = strtod(val, &end);
+        if (errno || *end || !(a >= 0 && a <= 10))
+            return false;
+        omp_profiled.alpha = a;
+        return true;
+    }
+    unsigned long long x = strtoull(val, &end, 10);
+    if (errno || *end || x > 1000000000ULL)
+        return false;
+    if (!strcasecmp(buf, "warmup"))
+        omp_profiled.warmup = (unsigned)x;
+    else if (!strcasecmp(buf, "hold") && x >= 1)
+        omp_profiled.hold = (unsigned)x;
+    else if (!strcasecmp(buf, "min") && x >= 1)
+        omp_profiled.min = x;
+    else
+        return false;
+    return true;
+}
+
+/* profiled[,warmup=K][,alpha=A][,hold=H][,min=G] */
+static bool parse_profiled(const char *v)
+{
+    if (strncasecmp(v, "profiled", 8) || (v[8] && v[8] != ','))
+        return false;
+    for (const char *o = v + 8; *o == ',';) {
+        o++;
+        size_t len = strcspn(o, ",");
+        if (!profiled_option(o, len))
+            dsm_fatal("OMP_SCHEDULE='%s': bad option '%.*s' (profiled takes warmup=K, alpha=A, hold=H, min=G, "
+                      "for example profiled,warmup=1,alpha=0.1,hold=3,min=1)", v, (int)len, o);
+        o += len;
+    }
+    omp_icv.sched = OMP_SCHED_PROFILED;
+    omp_icv.chunk = 0;
+    return true;
 }
 
 static void load_schedule(void)
@@ -115,11 +170,12 @@ static void load_schedule(void)
     const char *v = env("OMP_SCHEDULE");
     omp_icv.sched = OMP_SCHED_DYNAMIC;
     omp_icv.chunk = 1;
-    if (!v)
+    if (!v || parse_profiled(v))
         return;
     bool mono;
     if (!omp_parse_schedule(v, &omp_icv.sched, &omp_icv.chunk, &mono))
-        dsm_fatal("OMP_SCHEDULE='%s' is not [monotonic:|nonmonotonic:]static|dynamic|guided|auto[,chunk]", v);
+        dsm_fatal("OMP_SCHEDULE='%s' is not [monotonic:|nonmonotonic:]static|dynamic|guided|auto[,chunk] "
+                  "or profiled[,options]", v);
 }
 
 static bool parse_bool(const char *name, bool dflt)
@@ -167,10 +223,15 @@ static void display(const char *how)
     fprintf(stderr, "  OMP_DYNAMIC = '%s'\n", omp_icv.dynamic ? "TRUE" : "FALSE");
     fprintf(stderr, "  OMP_NESTED = '%s'\n", omp_icv.nested ? "TRUE" : "FALSE");
     fprintf(stderr, "  OMP_NUM_THREADS = '%d'\n", omp_rt.nodes);
-    fprintf(stderr, "  OMP_SCHEDULE = '%s", omp_sched_name(omp_icv.sched));
-    if (omp_icv.chunk > 1 || omp_icv.sched == OMP_SCHED_STATIC)
-        fprintf(stderr, ",%ld", omp_icv.chunk);
-    fprintf(stderr, "'\n");
+    if (omp_icv.sched == OMP_SCHED_PROFILED) {
+        fprintf(stderr, "  OMP_SCHEDULE = 'profiled,warmup=%u,alpha=%g,hold=%u,min=%lu'\n", omp_profiled.warmup,
+                omp_profiled.alpha, omp_profiled.hold, (unsigned long)omp_profiled.min);
+    } else {
+        fprintf(stderr, "  OMP_SCHEDULE = '%s", omp_sched_name(omp_icv.sched));
+        if (omp_icv.chunk > 1 || omp_icv.sched == OMP_SCHED_STATIC)
+            fprintf(stderr, ",%ld", omp_icv.chunk);
+        fprintf(stderr, "'\n");
+    }
     fprintf(stderr, "  OMP_PROC_BIND = 'FALSE'\n  OMP_PLACES = ''\n  OMP_STACKSIZE = '0'\n");
     fprintf(stderr, "  OMP_WAIT_POLICY = 'PASSIVE'\n");
     fprintf(stderr, "  OMP_THREAD_LIMIT = '%ld'\n", omp_icv.thread_limit);

@@ -19,9 +19,14 @@
 
 #include "../dsm/dsm.h"
 #include "../dsm/log.h"
+#include "../dsm/stats.h"
+#include "../profiler/prof.h"
 
 #define GFS_MONOTONIC 0x80000000UL
 #define API __attribute__((visibility("default")))
+/* The call site of an entry point: with the bounds, it names a loop site
+ * for the profiled schedule. */
+#define WHERE ((uintptr_t)__builtin_return_address(0))
 
 static struct {
     struct omp_loop_args a;
@@ -29,6 +34,10 @@ static struct {
     uint64_t dealt;              /* static: chunks or blocks taken so far */
     uint64_t next;               /* team of one: first iteration not taken */
     uint64_t chunk_lo, ordered_done;
+    bool timing;                 /* profiled: this node's block is being timed */
+    uint64_t block;              /* profiled: its size */
+    uint64_t t0, first, iters;   /* for the profiler: this node's execution */
+    bool reported;
 } cur;
 
 static int resolve(int kind, long *chunk)
@@ -42,9 +51,11 @@ static int resolve(int kind, long *chunk)
         kind = OMP_SCHED_STATIC;
         *chunk = 0;
     }
-    if (kind < OMP_SCHED_STATIC || kind > OMP_SCHED_GUIDED)
+    if (kind < OMP_SCHED_STATIC || (kind > OMP_SCHED_GUIDED && kind != OMP_SCHED_PROFILED))
         dsm_fatal("unknown loop schedule %d", kind);
-    if (kind != OMP_SCHED_STATIC && *chunk < 1)
+    if (kind == OMP_SCHED_PROFILED)
+        *chunk = 0;
+    else if (kind != OMP_SCHED_STATIC && *chunk < 1)
         *chunk = 1;
     return kind;
 }
@@ -83,6 +94,24 @@ void omp_loop_init(const struct omp_loop_args *a)
     cur.seq = ++omp_rt.ws_seq;
     cur.dealt = 0;
     cur.next = 0;
+    cur.t0 = dsm_now_ns();
+    cur.first = UINT64_MAX;
+    cur.iters = 0;
+    cur.reported = false;
+}
+
+/* Tells the profiler about this node's execution once it has run out of
+ * iterations (sections, which have no call site of their own, are left out). */
+static void account(bool more, uint64_t lo, uint64_t hi)
+{
+    if (more) {
+        cur.first = lo < cur.first ? lo : cur.first;
+        cur.iters += hi - lo;
+    } else if (!cur.reported && cur.a.where) {
+        cur.reported = true;
+        prof_loop(cur.a.where, omp_sched_name(cur.a.kind), cur.t0, dsm_now_ns(),
+                  cur.iters ? cur.first : 0, cur.iters);
+    }
 }
 
 uint64_t omp_loop_seq(void)
@@ -109,10 +138,31 @@ static bool static_next(uint64_t *lo, uint64_t *hi)
     return *lo < *hi;
 }
 
+/* One block per node, sized by the profiled schedule; asking for the next
+ * block ends the timing of this one. */
+static bool profiled_next(uint64_t *lo, uint64_t *hi)
+{
+    if (cur.dealt++ == 0) {
+        struct omp_site_key k = { .where = cur.a.where, .start = cur.a.start, .incr = cur.a.incr, .n = cur.a.n };
+        omp_profiled_begin(&k, lo, hi);
+        cur.timing = true;
+        cur.block = *hi - *lo;
+        if (*lo < *hi)
+            return true;
+    }
+    if (cur.timing)
+        omp_profiled_end(cur.block);
+    cur.timing = false;
+    *lo = *hi = cur.a.n;
+    return false;
+}
+
 bool omp_loop_next(uint64_t *lo, uint64_t *hi)
 {
     bool more;
-    if (cur.a.kind == OMP_SCHED_STATIC) {
+    if (cur.a.kind == OMP_SCHED_PROFILED && omp_rt_team_size() > 1) {
+        more = profiled_next(lo, hi);
+    } else if (cur.a.kind == OMP_SCHED_STATIC || cur.a.kind == OMP_SCHED_PROFILED) {
         more = static_next(lo, hi);
     } else if (omp_rt_team_size() == 1) {
         uint64_t c = (uint64_t)cur.a.chunk;
@@ -126,6 +176,7 @@ bool omp_loop_next(uint64_t *lo, uint64_t *hi)
         omp_ws_next(&ask, lo, hi);
         more = *lo < *hi;
     }
+    account(more, *lo, *hi);
     cur.chunk_lo = *lo;
     cur.ordered_done = 0;
     return more;
@@ -158,20 +209,23 @@ static bool next_ull(unsigned long long *istart, unsigned long long *iend)
     return true;
 }
 
-static bool start_long(int kind, long start, long end, long incr, long chunk, long *istart, long *iend)
+static bool start_long(uintptr_t where, int kind, long start, long end, long incr, long chunk, long *istart,
+                       long *iend)
 {
     struct omp_loop_args a;
     omp_loop_args_long(&a, kind, start, end, incr, chunk);
+    a.where = where;
     omp_loop_init(&a);
     return next_long(istart, iend);
 }
 
-static bool start_ull(int kind, bool up, unsigned long long start, unsigned long long end,
+static bool start_ull(uintptr_t where, int kind, bool up, unsigned long long start, unsigned long long end,
                       unsigned long long incr, unsigned long long chunk, unsigned long long *istart,
                       unsigned long long *iend)
 {
     struct omp_loop_args a;
     omp_loop_args_ull(&a, kind, up, start, end, incr, chunk);
+    a.where = where;
     omp_loop_init(&a);
     return next_ull(istart, iend);
 }
@@ -181,14 +235,14 @@ static bool start_ull(int kind, bool up, unsigned long long start, unsigned long
 #define LOOP_LONG(name, kind)                                                                  \
     API bool GOMP_loop_##name##_start(long s, long e, long i, long c, long *is, long *ie)          \
     {                                                                                          \
-        return start_long(kind, s, e, i, c, is, ie);                                           \
+        return start_long(WHERE, kind, s, e, i, c, is, ie);                                        \
     }                                                                                          \
     API bool GOMP_loop_##name##_next(long *is, long *ie) { return next_long(is, ie); }            \
     API bool GOMP_loop_ull_##name##_start(bool up, unsigned long long s, unsigned long long e,      \
                                       unsigned long long i, unsigned long long c,              \
                                       unsigned long long *is, unsigned long long *ie)          \
     {                                                                                          \
-        return start_ull(kind, up, s, e, i, c, is, ie);                                        \
+        return start_ull(WHERE, kind, up, s, e, i, c, is, ie);                                     \
     }                                                                                          \
     API bool GOMP_loop_ull_##name##_next(unsigned long long *is, unsigned long long *ie)           \
     {                                                                                          \
@@ -198,14 +252,14 @@ static bool start_ull(int kind, bool up, unsigned long long start, unsigned long
 #define LOOP_RUNTIME(name)                                                                     \
     API bool GOMP_loop_##name##_start(long s, long e, long i, long *is, long *ie)                  \
     {                                                                                          \
-        return start_long(0, s, e, i, 0, is, ie);                                              \
+        return start_long(WHERE, 0, s, e, i, 0, is, ie);                                           \
     }                                                                                          \
     API bool GOMP_loop_##name##_next(long *is, long *ie) { return next_long(is, ie); }            \
     API bool GOMP_loop_ull_##name##_start(bool up, unsigned long long s, unsigned long long e,      \
                                       unsigned long long i, unsigned long long *is,            \
                                       unsigned long long *ie)                                  \
     {                                                                                          \
-        return start_ull(0, up, s, e, i, 0, is, ie);                                           \
+        return start_ull(WHERE, 0, up, s, e, i, 0, is, ie);                                        \
     }                                                                                          \
     API bool GOMP_loop_ull_##name##_next(unsigned long long *is, unsigned long long *ie)           \
     {                                                                                          \
@@ -235,13 +289,14 @@ bool GOMP_loop_start(long s, long e, long i, long sched, long c, long *is, long 
                      void **mem)
 {
     no_task_reductions(reductions, mem);
-    return start_long((int)sched, s, e, i, c, is, ie);
+    return start_long(WHERE, (int)sched, s, e, i, c, is, ie);
 }
 
 bool GOMP_loop_ordered_start(long s, long e, long i, long sched, long c, long *is, long *ie,
                              uintptr_t *reductions, void **mem)
 {
-    return GOMP_loop_start(s, e, i, sched, c, is, ie, reductions, mem);
+    no_task_reductions(reductions, mem);
+    return start_long(WHERE, (int)sched, s, e, i, c, is, ie);
 }
 
 bool GOMP_loop_ull_start(bool up, unsigned long long s, unsigned long long e, unsigned long long i, long sched,
@@ -249,14 +304,15 @@ bool GOMP_loop_ull_start(bool up, unsigned long long s, unsigned long long e, un
                          uintptr_t *reductions, void **mem)
 {
     no_task_reductions(reductions, mem);
-    return start_ull((int)sched, up, s, e, i, c, is, ie);
+    return start_ull(WHERE, (int)sched, up, s, e, i, c, is, ie);
 }
 
 bool GOMP_loop_ull_ordered_start(bool up, unsigned long long s, unsigned long long e, unsigned long long i,
                                  long sched, unsigned long long c, unsigned long long *is,
                                  unsigned long long *ie, uintptr_t *reductions, void **mem)
 {
-    return GOMP_loop_ull_start(up, s, e, i, sched, c, is, ie, reductions, mem);
+    no_task_reductions(reductions, mem);
+    return start_ull(WHERE, (int)sched, up, s, e, i, c, is, ie);
 }
 
 void GOMP_loop_end(void)
@@ -281,6 +337,7 @@ static void parallel_long(void (*fn)(void *), void *data, unsigned nt, int kind,
 {
     struct omp_loop_args a;
     omp_loop_args_long(&a, kind, s, e, i, c);
+    a.where = (uintptr_t)fn;    /* the outlined body names the construct */
     omp_rt_parallel_loop(fn, data, nt, &a);
 }
 

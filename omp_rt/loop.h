@@ -20,6 +20,13 @@ struct omp_loop_args {
     bool ull;
     uint64_t start, incr, n;    /* first value, step, number of iterations */
     long chunk;
+    uintptr_t where;            /* call site (or outlined function) */
+};
+
+/* What names a loop site for the profiled schedule. */
+struct omp_site_key {
+    uintptr_t where;
+    uint64_t start, incr, n;
 };
 
 void omp_loop_args_long(struct omp_loop_args *a, int kind, long start, long end, long incr, long chunk);
@@ -45,6 +52,14 @@ struct omp_ws_ask {
 void omp_ws_next(const struct omp_ws_ask *ask, uint64_t *lo, uint64_t *hi);
 void omp_ws_ordered_wait(uint64_t seq, uint64_t iter);
 void omp_ws_ordered_done(uint64_t seq, uint64_t next_iter);
+
+/* profiled.c: the profiled schedule.  begin gives this node's block of a
+ * new execution and starts its clock; end stops it (iters: the block's
+ * size).  blocks returns a site's current bounds (nodes + 1 values). */
+void omp_profiled_init(void);
+void omp_profiled_begin(const struct omp_site_key *k, uint64_t *lo, uint64_t *hi);
+void omp_profiled_end(uint64_t iters);
+const uint64_t *omp_profiled_blocks(uint32_t site, unsigned *repartitions);
 
 /* parallel.c */
 void omp_rt_parallel_loop(void (*fn)(void *), void *data, unsigned num_threads,

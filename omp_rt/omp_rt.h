@@ -24,7 +24,17 @@ enum omp_sched {
     OMP_SCHED_DYNAMIC = 2,
     OMP_SCHED_GUIDED = 3,
     OMP_SCHED_AUTO = 4,
+    OMP_SCHED_PROFILED = 5,     /* ompdsm's own: blocks by measured speed (profiled.c) */
 };
+
+/* The options of OMP_SCHEDULE=profiled[,warmup=K][,alpha=A][,hold=H][,min=G]. */
+struct omp_profiled_opts {
+    unsigned warmup;            /* executions not measured */
+    double alpha;               /* tolerated deviation from the mean time */
+    unsigned hold;              /* consecutive deviating executions before repartitioning */
+    uint64_t min;               /* block granularity, in iterations */
+};
+extern struct omp_profiled_opts omp_profiled;
 
 /* Internal control variables, from the environment (env.c) and omp_set_*. */
 struct omp_icv {

@@ -22,7 +22,9 @@
 #include "../dsm/boot.h"
 #include "../dsm/dsm.h"
 #include "../dsm/log.h"
+#include "../dsm/stats.h"
 #include "../migrate/migrate.h"
+#include "../profiler/prof.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,14 +58,20 @@ int omp_rt_thread_num(void)
 
 void omp_rt_barrier(void)
 {
-    if (team.size > 1)
-        dsm_barrier();
+    if (team.size == 1)
+        return;
+    uint64_t t0 = dsm_now_ns();
+    dsm_barrier();
+    prof_sync(PROF_BARRIER, t0, dsm_now_ns(), 0);
 }
 
 void omp_rt_end_barrier(void)
 {
-    if (team.size > 1)
-        mig_counted_barrier();
+    if (team.size == 1)
+        return;
+    uint64_t t0 = dsm_now_ns(), in = dsm_stats.pages_migrated_in;
+    bool migrated = mig_counted_barrier();
+    prof_sync(migrated ? PROF_MIGRATION : PROF_BARRIER, t0, dsm_now_ns(), dsm_stats.pages_migrated_in - in);
 }
 
 static void enter_team(void)
@@ -218,5 +226,7 @@ static void check_same_image(void)
 void omp_rt_register(void)
 {
     omp_ws_register();
+    omp_profiled_init();
     check_same_image();     /* also a barrier: every node's handlers are in place */
+    prof_init(omp_rt.exe_base);
 }

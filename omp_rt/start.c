@@ -18,7 +18,10 @@
 
 #include "../dsm/dsm.h"
 #include "../dsm/log.h"
+#include "../profiler/prof.h"
 #include "ompdsm.h"
+
+#include <dlfcn.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +64,7 @@ static void at_exit(int status, void *arg)
 {
     (void)arg;
     omp_rt_broadcast_exit(status);
+    prof_report();
     ompdsm_finalize();
 }
 
@@ -68,6 +72,9 @@ __attribute__((visibility("default"))) int omp_rt_start(int argc, char **argv, c
                                                       int (*real_main)(int, char **, char **),
                                                       char *data_start, char *data_end)
 {
+    Dl_info exe;
+    if (dladdr((void *)real_main, &exe))
+        omp_rt.exe_base = (uintptr_t)exe.dli_fbase;
     dsm_set_globals((uintptr_t)data_start, (uintptr_t)data_end);
     ompdsm_init(&argc, &argv);
     omp_rt.node = ompdsm_node();
@@ -78,6 +85,7 @@ __attribute__((visibility("default"))) int omp_rt_start(int argc, char **argv, c
     void *stack = dsm_alloc_pinned(MAIN_STACK_SIZE);
     if (omp_rt.node != 0) {
         int status = omp_rt_worker_loop();
+        prof_report();
         ompdsm_finalize();
         /* Not exit(): the program's destructors and atexit handlers belong
          * to node 0, which runs main(). */

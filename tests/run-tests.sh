@@ -6,7 +6,9 @@
 #   tests/run-tests.sh [BUILD_DIR]        (default: the current directory)
 #
 # Multi-node tests run as real jobs of 1..4 processes under ompdsm-run, once
-# over UCX shared memory and once over UCX tcp on the loopback interface.
+# over UCX shared memory and once over UCX tcp on the loopback interface;
+# the last section runs jobs of 2 and 4 nodes under Open MPI's mpirun, which
+# the nodes join through PMIx (tests/mpirun/run-mpirun-tests.sh).
 # Environment: OMPDSM_TEST_NODES (default "1 2 3 4"), OMPDSM_TEST_TLS
 # (default "shm tcp"), OMPDSM_TEST_TIMEOUT seconds per job (default 120).
 set -u
@@ -124,6 +126,16 @@ done
 # ---- OpenMP programs: ompdsm against libgomp ---------------------------------
 log="$LOG/omp.log"
 sh "$SRC/tests/omp/run-omp-tests.sh" "$BUILD" >"$log" 2>&1
+counted "$log"
+
+# ---- the profiled schedule on equal and really slowed nodes ------------------
+log="$LOG/sched.log"
+sh "$SRC/tests/sched/run-sched-tests.sh" "$BUILD" >"$log" 2>&1
+counted "$log"
+
+# ---- under mpirun: the PMIx bootstrap (uses the OpenMP programs built above) --
+log="$LOG/mpirun.log"
+sh "$SRC/tests/mpirun/run-mpirun-tests.sh" "$BUILD" >"$log" 2>&1
 counted "$log"
 
 echo "$passed passed, $failed failed"

@@ -4,7 +4,7 @@
 # without touching the network.  Needs root (or sudo).
 set -eu
 PKGS="gcc make autoconf automake libtool pkg-config libucx-dev ucx-utils
-      libpmix-dev openmpi-bin libopenmpi-dev procps iproute2"
+      libpmix-dev openmpi-bin libopenmpi-dev procps iproute2 gnuplot-nox"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

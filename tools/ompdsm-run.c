@@ -30,6 +30,7 @@
 #include <math.h>
 #include <netdb.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -91,9 +92,11 @@ struct stranger {
 
 static struct {
     int np;
-    const char *bind_addr, *timeout_arg, *boot_timeout_arg;
+    const char *bind_addr, *timeout_arg, *boot_timeout_arg, *exec_prefix;
     double timeout, boot_timeout;
     char **argv;
+    bool bind_core;
+    int ncpus, *cpus;           /* --bind-to core: the CPUs we may run on */
     char token[TOKEN_LEN + 1];
     char boot_env[INET6_ADDRSTRLEN + 16];
     int listen_fd, sig_pipe[2];
@@ -185,6 +188,24 @@ static const char help_text[] =
 "    --boot-timeout SEC\n"
 "        Stop the job if some node has not joined within SEC seconds\n"
 "        (default: OMPDSM_BOOT_TIMEOUT, or 30).\n"
+"    --bind-to core|none\n"
+"        core: bind node i to one CPU, the (i mod n)-th of the n CPUs\n"
+"        ompdsm-run may run on (all online CPUs unless it was started\n"
+"        under taskset or in a restricted cpuset), so node 0 runs on the\n"
+"        first such CPU, node 1 on the second, and so on, wrapping around\n"
+"        when there are more nodes than CPUs.  The binding is made before\n"
+"        the node's program (or --exec-prefix command) starts and covers\n"
+"        every thread of the node.  none (the default): no binding.\n"
+"    --exec-prefix 'CMD [ARG...]'\n"
+"        Start each node as CMD ARG... PROGRAM ARGS... instead of PROGRAM\n"
+"        ARGS...  The string is split into words at blanks (no quoting);\n"
+"        in every word %r is replaced by the node number and %% by %.  CMD\n"
+"        must end by executing its arguments in the same process (exec),\n"
+"        as env, taskset, numactl and ip netns exec do, so that\n"
+"        ompdsm-run supervises the node itself.  Use it to run each node\n"
+"        in its own network namespace (see EXAMPLES) or under a tool.\n"
+"        Every node must still get the same environment: give any\n"
+"        per-node setting values of one length.\n"
 "    -h, --help\n"
 "        Print this help and exit.\n"
 "    --version\n"
@@ -209,7 +230,14 @@ static const char help_text[] =
 "\n"
 "EXAMPLES\n"
 "    ompdsm-run -np 4 ./jacobi 1024\n"
-"    OMPDSM_STATS=1 ompdsm-run -np 2 --timeout 60 ./prog\n";
+"    OMPDSM_STATS=1 ompdsm-run -np 2 --timeout 60 ./prog\n"
+"    ompdsm-run -np 2 --bind-to core ./prog\n"
+"\n"
+"    Nodes in network namespaces ns0, ns1 (each with a device eth0 and\n"
+"    a route to 10.1.0.254, the address of the launcher's side), over\n"
+"    UCX tcp:\n"
+"    UCX_TLS=tcp UCX_NET_DEVICES=eth0 ompdsm-run -np 2 --bind 10.1.0.254 \\\n"
+"        --exec-prefix 'ip netns exec ns%r' ./prog\n";
 
 static int parse_count(const char *s)
 {
@@ -275,6 +303,12 @@ static void parse_args(int argc, char **argv)
             job.timeout_arg = v;
         } else if ((v = opt_value(argc, argv, &i, "--boot-timeout"))) {
             job.boot_timeout_arg = v;
+        } else if ((v = opt_value(argc, argv, &i, "--bind-to"))) {
+            if (strcmp(v, "core") != 0 && strcmp(v, "none") != 0)
+                usage_error("invalid --bind-to '%s' (must be core or none)", v);
+            job.bind_core = strcmp(v, "core") == 0;
+        } else if ((v = opt_value(argc, argv, &i, "--exec-prefix"))) {
+            job.exec_prefix = v;
         } else {
             usage_error("unknown option '%s'", a);
         }
@@ -399,6 +433,84 @@ static void set_env_number(const char *name, int v)
     setenv(name, buf, 1);
 }
 
+/* --bind-to core: the CPUs this process may run on, in increasing order.
+ * Taken from our own affinity rather than the online CPUs so that a
+ * launcher started under taskset or in a cpuset binds within its share. */
+static void read_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) < 0) {
+        note("cannot read the CPU affinity for --bind-to core: %s", strerror(errno));
+        exit(1);
+    }
+    job.cpus = malloc(CPU_SETSIZE * sizeof *job.cpus);
+    if (job.cpus == NULL) {
+        note("out of memory");
+        exit(1);
+    }
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &set))
+            job.cpus[job.ncpus++] = c;
+}
+
+/* In the child: binds node `rank` to its CPU; every thread the program
+ * starts later inherits the binding. */
+static void bind_node(int rank)
+{
+    cpu_set_t set;
+    int cpu = job.cpus[rank % job.ncpus];
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    if (sched_setaffinity(0, sizeof set, &set) < 0) {
+        fprintf(stderr, "ompdsm-run: node %d: cannot bind to CPU %d: %s\n",
+                rank, cpu, strerror(errno));
+        _exit(1);
+    }
+}
+
+/* The word of --exec-prefix with %r replaced by `rank` and %% by %. */
+static char *expand_word(const char *w, size_t len, int rank)
+{
+    char *out = malloc(2 * len + 1), *o = out;   /* "%r" becomes at most 4 digits */
+    if (out == NULL)
+        return NULL;
+    for (size_t i = 0; i < len; i++) {
+        if (w[i] == '%' && i + 1 < len && w[i + 1] == 'r') {
+            o += sprintf(o, "%d", rank);
+            i++;
+        } else if (w[i] == '%' && i + 1 < len && w[i + 1] == '%') {
+            *o++ = '%';
+            i++;
+        } else {
+            *o++ = w[i];
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+/* The argv node `rank` executes: the words of --exec-prefix, if any, then
+ * the program and its arguments.  Built in the child, which is about to
+ * exec, so nothing is freed. */
+static char **node_argv(int rank)
+{
+    size_t nargs = 0, nwords = 0;
+    while (job.argv[nargs])
+        nargs++;
+    const char *p = job.exec_prefix ? job.exec_prefix : "";
+    char **av = malloc((strlen(p) / 2 + 1 + nargs + 1) * sizeof *av);
+    if (av == NULL)
+        return NULL;
+    while (*(p += strspn(p, " \t"))) {
+        size_t len = strcspn(p, " \t");
+        if ((av[nwords++] = expand_word(p, len, rank)) == NULL)
+            return NULL;
+        p += len;
+    }
+    memcpy(av + nwords, job.argv, (nargs + 1) * sizeof *av);
+    return av;
+}
+
 /* In the child: becomes node `rank`.  Never returns. */
 static noreturn void exec_node(int rank, pid_t launcher, const sigset_t *old_mask)
 {
@@ -423,9 +535,16 @@ static noreturn void exec_node(int rank, pid_t launcher, const sigset_t *old_mas
     int pers = personality(0xffffffff);
     if (pers != -1)
         personality((unsigned long)pers | ADDR_NO_RANDOMIZE);
-    execvp(job.argv[0], job.argv);
+    if (job.bind_core)
+        bind_node(rank);
+    char **av = node_argv(rank);
+    if (av == NULL) {
+        fprintf(stderr, "ompdsm-run: node %d: out of memory\n", rank);
+        _exit(1);
+    }
+    execvp(av[0], av);
     fprintf(stderr, "ompdsm-run: node %d: cannot execute '%s': %s\n",
-            rank, job.argv[0], strerror(errno));
+            rank, av[0], strerror(errno));
     _exit(127);
 }
 
@@ -941,6 +1060,8 @@ int main(int argc, char **argv)
         job.nodes[r].fd = -1;
     for (int i = 0; i < MAX_STRANGERS; i++)
         job.strangers[i].fd = -1;
+    if (job.bind_core)
+        read_cpus();
     make_token();
     listen_bootstrap();
     install_signals();

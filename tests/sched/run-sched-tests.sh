@@ -1,0 +1,91 @@
+#!/bin/sh
+# run-sched-tests.sh BUILD_DIR: the profiled schedule on real nodes.
+#
+#   equal       2 nodes, each bound to its own CPU: the blocks of a
+#               schedule(runtime) loop under OMP_SCHEDULE=profiled stay
+#               within 5% of equal;
+#   slowed      the same with node 1 in a cgroup whose CPU quota is half a
+#               CPU: node 1 is really slower on equal blocks (a static
+#               loop), and under profiled the ratio of the blocks is within
+#               15% of the ratio of the nodes' speeds (alpha=0.05: the
+#               default 0.1 tolerates times 10% off the mean, that is a
+#               ratio up to 1.22 between two nodes);
+# and in both the checksum equals libgomp's.  Prints PASS/FAIL lines.
+# Needs root for the cgroup (cgroup v1 "cpu" or cgroup v2 with cpu.max).
+set -u
+BUILD=$(cd "$1" && pwd)
+SRC=$(cd "$(dirname "$0")" && pwd)
+OUT=$BUILD/tests/sched
+LOG=$BUILD/tests/logs
+mkdir -p "$OUT" "$LOG"
+export UCX_TLS=self,sm
+failed=0
+
+verdict() {   # verdict NAME OK LOG
+    if [ "$2" -eq 0 ]; then
+        echo "PASS $1"
+    else
+        echo "FAIL $1 (log: $3)"
+        sed 's/^/    /' "$3" | tail -n 12
+        failed=1
+    fi
+}
+
+gcc -fopenmp -O2 "$SRC/profiled_blocks.c" -o "$OUT/profiled_blocks.gomp" &&
+    "$BUILD/tools/ompdsm-cc" -O2 "$SRC/profiled_blocks.c" -o "$OUT/profiled_blocks.dsm" || {
+    echo "FAIL sched: cannot build tests/sched/profiled_blocks.c"
+    exit 1
+}
+want=$(OMP_NUM_THREADS=2 "$OUT/profiled_blocks.gomp" | grep '^checksum')
+
+# A cgroup with half a CPU; prints its cgroup.procs path.
+make_cgroup() {
+    if [ -d /sys/fs/cgroup/cpu ] && [ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
+        d=/sys/fs/cgroup/cpu/ompdsm-test-$$
+        mkdir -p "$d" && echo 2000 >"$d/cpu.cfs_period_us" && echo 1000 >"$d/cpu.cfs_quota_us" &&
+            echo "$d/cgroup.procs"
+    elif [ -f /sys/fs/cgroup/cgroup.controllers ] && grep -qw cpu /sys/fs/cgroup/cgroup.controllers; then
+        d=/sys/fs/cgroup/ompdsm-test-$$
+        echo +cpu >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+        mkdir -p "$d" && echo "1000 2000" >"$d/cpu.max" && echo "$d/cgroup.procs"
+    else
+        return 1
+    fi
+}
+
+# check NAME LOG MAXDEV: the block ratio against the speed ratio (or 1).
+check() {
+    awk -v maxdev="$3" -v equal="$4" -v want="$5" '
+        /^thread 0 / { st0 = $4; s0 = $6; b0 = $8 }
+        /^thread 1 / { st1 = $4; s1 = $6; b1 = $8 }
+        /^checksum/ { sum = $0 }
+        END {
+            if (sum != want) { print "checksum " sum " differs from libgomp: " want; exit 1 }
+            if (!b0 || !b1 || !s0 || !s1 || !st0) { print "missing output"; exit 1 }
+            target = equal ? 1 : s1 / s0
+            dev = (b1 / b0) / target - 1
+            printf "static speeds ratio %.3f; profiled: speeds %.0f %.0f (ratio %.3f), blocks %d %d (ratio %.3f), " \
+                "target %.3f, deviation %.3f\n", st1 / st0, s0, s1, s1 / s0, b0, b1, b1 / b0, target, dev
+            if (!equal && st1 / st0 > 0.8) { print "node 1 was not slowed down"; exit 1 }
+            exit (dev > maxdev || dev < -maxdev)
+        }' "$2" >>"$2"
+}
+
+log=$LOG/sched.equal.log
+OMP_SCHEDULE=profiled "$BUILD/ompdsm-run" --bind-to core -np 2 "$OUT/profiled_blocks.dsm" >"$log" 2>&1 &&
+    check equal "$log" 0.05 1 "$want"
+verdict "sched: profiled blocks equal on equal nodes" $? "$log"
+
+log=$LOG/sched.slowed.log
+if procs=$(make_cgroup); then
+    OMP_SCHEDULE=profiled,alpha=0.05 "$BUILD/ompdsm-run" --bind-to core -np 2 \
+        --exec-prefix "sh $SRC/slow-node.sh %r 1 $procs" "$OUT/profiled_blocks.dsm" >"$log" 2>&1 &&
+        check slowed "$log" 0.15 0 "$want"
+    rc=$?
+    rmdir "$(dirname "$procs")" 2>/dev/null
+else
+    echo "no cgroup with a CPU controller is available to slow a node down (run as root)" >"$log"
+    rc=1
+fi
+verdict "sched: profiled blocks follow a node slowed to half speed" $rc "$log"
+exit $failed
