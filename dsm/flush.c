@@ -64,22 +64,12 @@ static void on_diff(int src, void *body, size_t len)
         STAT_ADD(diff_bytes_applied, (uint64_t)n);
         p += e.bytes;
     }
-    net_send(src, OP_DIFF_ACK, &h->cookie, sizeof h->cookie, NULL, 0);
-}
-
-static void on_diff_ack(int src, void *body, size_t len)
-{
-    (void)src;
-    (void)len;
-    uint64_t cookie;
-    memcpy(&cookie, body, sizeof cookie);
-    net_wait_done((struct net_wait *)(uintptr_t)cookie);
+    net_send_done(src, h->cookie);
 }
 
 void dsm_flush_register(void)
 {
     net_register(OP_DIFF, on_diff);
-    net_register(OP_DIFF_ACK, on_diff_ack);
 }
 
 /* ---- at the writer ------------------------------------------------------ */

@@ -495,6 +495,22 @@ static void setup_epoll(void)
         dsm_fatal("epoll_ctl: %s", strerror(errno));
 }
 
+#define NET_OP_DONE 2      /* cookie: see net_send_done */
+
+static void on_done(int src, void *body, size_t len)
+{
+    uint64_t cookie;
+    if (len != sizeof cookie)
+        dsm_fatal("malformed reply from node %d", src);
+    memcpy(&cookie, body, sizeof cookie);
+    net_wait_done((struct net_wait *)(uintptr_t)cookie);
+}
+
+void net_send_done(int dst, uint64_t cookie)
+{
+    net_send(dst, NET_OP_DONE, &cookie, sizeof cookie, NULL, 0);
+}
+
 void net_init(int rank, int size)
 {
     net.rank = rank;
@@ -502,6 +518,7 @@ void net_init(int rank, int size)
     create_worker();
     connect_all();
     setup_epoll();
+    net_register(NET_OP_DONE, on_done);
 }
 
 void net_start(void)

@@ -71,4 +71,9 @@ void net_wait_init(struct net_wait *w, uint32_t n);
 void net_wait_done(struct net_wait *w);          /* from a handler */
 void net_wait(struct net_wait *w);               /* until pending is 0 */
 
+/* The reply that only says "done": a request carries the address of the
+ * requester's net_wait as a cookie, and the handler that served it calls
+ * net_send_done(src, cookie), which counts that net_wait down. */
+void net_send_done(int dst, uint64_t cookie);
+
 #endif

@@ -13,8 +13,7 @@
 enum dsm_op {
     OP_HOME_REQ = 3,       /* home_req → base: who is home? (claim it if nobody) */
     OP_HOME_REP,       /* home_rep → requester */
-    OP_DIFF,           /* diff_hdr + entries → home: apply these runs */
-    OP_DIFF_ACK,       /* cookie → writer */
+    OP_DIFF,           /* diff_hdr + entries → home: apply these runs (net_send_done) */
     OP_BAR_ARRIVE,     /* bar_hdr + pages written → node 0 */
     OP_BAR_RELEASE,    /* bar_hdr + notices → every node */
     OP_LOCK_ACQ,       /* lock_req → manager */

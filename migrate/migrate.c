@@ -34,8 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define OP_MIG_COUNTS 28   /* counts_hdr + entries → home */
-#define OP_MIG_ACK 29      /* cookie → sender */
+#define OP_MIG_COUNTS 28   /* counts_hdr + entries → home (net_send_done) */
 
 struct counts_hdr { uint64_t cookie, count; };
 struct counts_entry { uint64_t page; uint32_t reads, writes; };
@@ -83,16 +82,7 @@ static void on_counts(int src, void *body, size_t len)
         inbox_add(src, e[i].page, e[i].reads, e[i].writes);
     }
     pthread_mutex_unlock(&inbox.mu);
-    net_send(src, OP_MIG_ACK, &h->cookie, sizeof h->cookie, NULL, 0);
-}
-
-static void on_ack(int src, void *body, size_t len)
-{
-    (void)src;
-    (void)len;
-    uint64_t cookie;
-    memcpy(&cookie, body, sizeof cookie);
-    net_wait_done((struct net_wait *)(uintptr_t)cookie);
+    net_send_done(src, h->cookie);
 }
 
 /* Handlers are registered at the first migration, which every node reaches
@@ -104,7 +94,6 @@ static void ensure_registered(void)
     if (done)
         return;
     net_register(OP_MIG_COUNTS, on_counts);
-    net_register(OP_MIG_ACK, on_ack);
     dsm_barrier();
     done = true;
 }

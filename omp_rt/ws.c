@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OP_WS_NEXT = 20, OP_WS_CHUNK, OP_ORD_WAIT, OP_ORD_GO, OP_ORD_DONE };
+enum { OP_WS_NEXT = 20, OP_WS_CHUNK, OP_ORD_WAIT, OP_ORD_DONE };
 
 struct waiter {
     int node;
@@ -120,7 +120,7 @@ static void let_go(int node, uint64_t cookie)
     if (node == 0)
         net_wait_done((struct net_wait *)(uintptr_t)cookie);
     else
-        net_send(node, OP_ORD_GO, &cookie, sizeof cookie, NULL, 0);
+        net_send_done(node, cookie);
 }
 
 static void ordered_wait_at_0(int node, const struct ord_req *r)
@@ -162,15 +162,6 @@ static void on_ordered_wait(int src, void *body, size_t len)
     ordered_wait_at_0(src, body);
 }
 
-static void on_ordered_go(int src, void *body, size_t len)
-{
-    (void)src;
-    (void)len;
-    uint64_t cookie;
-    memcpy(&cookie, body, sizeof cookie);
-    net_wait_done((struct net_wait *)(uintptr_t)cookie);
-}
-
 static void on_ordered_done(int src, void *body, size_t len)
 {
     (void)src;
@@ -183,7 +174,6 @@ void omp_ws_register(void)
     net_register(OP_WS_NEXT, on_next);
     net_register(OP_WS_CHUNK, on_chunk);
     net_register(OP_ORD_WAIT, on_ordered_wait);
-    net_register(OP_ORD_GO, on_ordered_go);
     net_register(OP_ORD_DONE, on_ordered_done);
 }
 
