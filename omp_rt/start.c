@@ -16,6 +16,7 @@
  */
 #include "omp_rt.h"
 
+#include "../dsm/config.h"
 #include "../dsm/dsm.h"
 #include "../dsm/log.h"
 #include "../profiler/prof.h"
@@ -79,6 +80,12 @@ __attribute__((visibility("default"))) int omp_rt_start(int argc, char **argv, c
     ompdsm_init(&argc, &argv);
     omp_rt.node = ompdsm_node();
     omp_rt.nodes = ompdsm_nodes();
+    /* The shared heap takes half of the region, main()'s stack comes out of
+     * the other half. */
+    if (dsm_cfg.region_size < 4 * (size_t)MAIN_STACK_SIZE)
+        dsm_fatal("OMPDSM_REGION_SIZE=%zuM is too small for an OpenMP program: main()'s shared stack takes "
+                  "%luM and the shared heap half of the region; use at least %luM",
+                  dsm_cfg.region_size >> 20, MAIN_STACK_SIZE >> 20, 4 * (MAIN_STACK_SIZE >> 20));
     omp_env_load();
     omp_heap_init();
     omp_rt_register();

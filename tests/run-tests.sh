@@ -128,6 +128,11 @@ log="$LOG/omp.log"
 sh "$SRC/tests/omp/run-omp-tests.sh" "$BUILD" >"$log" 2>&1
 counted "$log"
 
+# ---- bad input: a clear message and a non-zero exit, no hang, no orphans ----
+log="$LOG/errors.log"
+sh "$SRC/tests/errors/run-error-tests.sh" "$BUILD" >"$log" 2>&1
+counted "$log"
+
 # ---- the profiled schedule on equal and really slowed nodes ------------------
 log="$LOG/sched.log"
 sh "$SRC/tests/sched/run-sched-tests.sh" "$BUILD" >"$log" 2>&1

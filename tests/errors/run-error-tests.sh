@@ -1,0 +1,225 @@
+#!/bin/sh
+# run-error-tests.sh: bad inputs must stop a job cleanly.  Each case gives
+# ompdsm-run or the runtime one bad input (an environment variable's value,
+# a launcher argument, a program that exhausts the shared memory, a region
+# address in use, an unsupported OpenMP construct) and checks that
+#   - the job exits with a non-zero status, not killed by a signal;
+#   - standard error has one line naming the cause (the variable or the key
+#     words, matched on a single line);
+#   - it ends within 30 seconds (timeout 30; a timeout is a failure);
+#   - no node process of the program is left once ompdsm-run has returned.
+#
+#   tests/errors/run-error-tests.sh BUILD_DIR
+#
+# The test programs (tests/errors/*.c) are built into BUILD_DIR/tests/errors/:
+# the OpenMP ones with ompdsm-cc, exhaust.c (DSM API) with $CC against
+# BUILD_DIR/.libs/libompdsm.  Every program runs through a symlink in a
+# directory unique to this run, so that leftover nodes are found by path
+# (pgrep -f) without seeing other runs.
+#
+# Prints one line per case, "PASS errors: <what>" or "FAIL errors: <what>",
+# followed by indented log lines, and no summary.  Exits non-zero if any case
+# failed.  Environment: CC (default gcc) for exhaust.c.
+set -u
+
+if [ $# -ne 1 ]; then
+    echo "usage: $0 BUILD_DIR" >&2
+    exit 2
+fi
+BUILD=$(cd "$1" && pwd) || exit 2
+SRC=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$SRC/../.." && pwd)
+OUT=$BUILD/tests/errors
+RUN=$BUILD/ompdsm-run
+DSMCC=$BUILD/tools/ompdsm-cc
+CC=${CC:-gcc}
+LIMIT=30
+mkdir -p "$OUT" || exit 2
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+# Shared-memory transports only: the job runs on this machine.
+UCX_TLS=${UCX_TLS:-self,sm}
+export UCX_TLS
+failed=0
+
+# The environment this script is run in must not change the cases.
+for v in $(env | sed -n 's/^\(OMP_[A-Za-z_]*\)=.*/\1/p; s/^\(OMPDSM_[A-Za-z_]*\)=.*/\1/p'); do
+    unset "$v"
+done
+
+indent() {
+    sed -n '1,12s/^/    /p'
+}
+
+# ---- build -------------------------------------------------------------------
+
+# build NAME COMMAND...: runs the build command; on failure prints a FAIL for
+# the cases that need NAME and returns 1.
+build() {
+    name=$1
+    shift
+    if "$@" >"$OUT/$name.build.log" 2>&1; then
+        ln -s "$OUT/$name" "$tmp/$name"
+        return 0
+    fi
+    echo "FAIL errors: build $name"
+    indent <"$OUT/$name.build.log"
+    failed=1
+    return 1
+}
+
+for p in omp_small malloc_exhaust target teams doacross; do
+    build $p "$DSMCC" -O2 "$SRC/$p.c" -o "$OUT/$p"
+done
+build exhaust "$CC" -O2 -I"$TOP/include" "$SRC/exhaust.c" -o "$OUT/exhaust" \
+    -L"$BUILD/.libs" -Wl,-rpath,"$BUILD/.libs" -lompdsm
+
+# ---- one case ------------------------------------------------------------------
+
+# Live processes whose command line names PROGRAM (this run's symlink).
+left_pids() {
+    pgrep -f -- "$1" 2>/dev/null
+}
+
+# check WHAT PROGRAM PATTERN COMMAND...: runs COMMAND (an ompdsm-run command
+# line, possibly preceded by env VAR=value) under timeout; PROGRAM is the
+# program path to look for afterwards; PATTERN an extended regular
+# expression (case-insensitive) one line of standard error must match.
+check() {
+    what=$1 prog=$2 pattern=$3
+    shift 3
+    # A program of this run that failed to build: the case cannot run.
+    if [ "$prog" != "$tmp/no-such-program" ] && [ ! -e "$prog" ]; then
+        echo "FAIL errors: $what"
+        echo "    not run: $(basename "$prog") was not built"
+        failed=1
+        return
+    fi
+    start=$(date +%s)
+    timeout $LIMIT "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    rc=$?
+    secs=$(($(date +%s) - start))
+    why=
+    if [ $rc -eq 124 ]; then
+        why="timed out after $LIMIT s"
+    elif [ $rc -eq 0 ]; then
+        why="exited with status 0"
+    elif [ $rc -ge 128 ]; then
+        why="exited with status $rc (killed by signal $((rc - 128)))"
+    fi
+    msg=$(grep -E -i -m 1 -- "$pattern" "$tmp/err")
+    if [ -z "$msg" ]; then
+        why="${why:+$why; }no line of stderr matches /$pattern/"
+    fi
+    pids=
+    if [ -n "$prog" ]; then
+        pids=$(left_pids "$prog")
+        if [ -n "$pids" ]; then
+            why="${why:+$why; }node processes left after the run: $(echo "$pids" | tr "\n" " ")"
+            # They belong to this case: stop them, by pid.
+            # shellcheck disable=SC2086
+            kill -KILL $pids 2>/dev/null
+        fi
+    fi
+    if [ -z "$why" ]; then
+        echo "PASS errors: $what"
+        echo "$msg" | indent
+    else
+        echo "FAIL errors: $what"
+        echo "    $why"
+        echo "    command: $*"
+        echo "    exit status $rc after ${secs}s; stderr:"
+        indent <"$tmp/err"
+        failed=1
+    fi
+}
+
+P=$tmp/omp_small
+
+# ---- bad environment values, OpenMP program at -np 2 ---------------------------
+
+# bad_env VAR=VALUE PATTERN: the variable's bad value must name the variable.
+bad_env() {
+    check "bad $1" "$P" "$2" env "$1" "$RUN" -np 2 "$P"
+}
+
+bad_env OMPDSM_REGION_BASE=0x1234      "OMPDSM_REGION_BASE.*0x1234"
+bad_env OMPDSM_REGION_BASE=nowhere     "OMPDSM_REGION_BASE.*nowhere"
+bad_env OMPDSM_REGION_SIZE=lots        "OMPDSM_REGION_SIZE.*lots"
+bad_env OMPDSM_REGION_SIZE=0           "OMPDSM_REGION_SIZE.*'0'"
+bad_env OMPDSM_PAGE_SIZE=5000          "OMPDSM_PAGE_SIZE.*5000"
+bad_env OMPDSM_PAGE_SIZE=1G            "OMPDSM_PAGE_SIZE.*1G"
+bad_env OMPDSM_HOME=random             "OMPDSM_HOME.*random"
+bad_env OMPDSM_MIGRATE=sometimes       "OMPDSM_MIGRATE.*sometimes"
+bad_env OMPDSM_MIGRATE=every:0         "OMPDSM_MIGRATE.*every:0"
+bad_env OMPDSM_SPIN_US=-1              "OMPDSM_SPIN_US.*-1"
+bad_env OMPDSM_SPIN_US=fast            "OMPDSM_SPIN_US.*fast"
+bad_env OMPDSM_STATS=maybe             "OMPDSM_STATS.*maybe"
+bad_env OMPDSM_BOOT_TIMEOUT=soon       "boot.timeout.*soon"
+bad_env OMPDSM_BOOT_TIMEOUT=-5         "boot.timeout.*-5"
+bad_env OMP_NUM_THREADS=zero           "OMP_NUM_THREADS.*zero"
+bad_env OMP_NUM_THREADS=0              "OMP_NUM_THREADS.*'0'"
+bad_env OMP_SCHEDULE=sometimes         "OMP_SCHEDULE.*sometimes"
+bad_env OMP_SCHEDULE=dynamic,x         "OMP_SCHEDULE.*dynamic,x"
+bad_env OMP_SCHEDULE=profiled,alpha=x  "OMP_SCHEDULE.*alpha=x"
+bad_env OMP_DYNAMIC=maybe              "OMP_DYNAMIC.*maybe"
+bad_env OMP_NESTED=maybe               "OMP_NESTED.*maybe"
+bad_env OMP_MAX_ACTIVE_LEVELS=-1       "OMP_MAX_ACTIVE_LEVELS.*-1"
+bad_env OMP_THREAD_LIMIT=0             "OMP_THREAD_LIMIT.*'0'"
+bad_env OMP_DISPLAY_ENV=loud           "OMP_DISPLAY_ENV.*loud"
+bad_env OMP_WAIT_POLICY=spin           "OMP_WAIT_POLICY.*spin"
+bad_env OMP_PROC_BIND=7                "OMP_PROC_BIND.*'7'"
+bad_env OMP_STACKSIZE=big              "OMP_STACKSIZE.*big"
+bad_env OMP_CANCELLATION=true          "unsupported.*OMP_CANCELLATION"
+
+# ---- bad launcher arguments ------------------------------------------------------
+
+check "ompdsm-run with a non-existent program" "$tmp/no-such-program" \
+    "cannot execute.*no-such-program" "$RUN" -np 2 "$tmp/no-such-program"
+check "ompdsm-run -np 0" "$P" "number of nodes.*'0'" "$RUN" -np 0 "$P"
+check "ompdsm-run -np without its value" "$P" "'-np' needs a value" "$RUN" -np
+check "ompdsm-run -np followed by the program, no value" "$P" \
+    "(number of nodes|-np).*omp_small" "$RUN" -np "$P"
+check "ompdsm-run with an unknown option" "$P" "unknown option.*--bogus" \
+    "$RUN" --bogus -np 2 "$P"
+
+# ---- shared memory exhausted -------------------------------------------------------
+
+check "ompdsm_alloc beyond OMPDSM_REGION_SIZE=64M" "$tmp/exhaust" \
+    "shared memory exhausted.*OMPDSM_REGION_SIZE" \
+    env OMPDSM_REGION_SIZE=64M "$RUN" -np 2 "$tmp/exhaust"
+# The shared heap is the upper half of the region (the lower half must hold
+# the runtime's 64M main stack, so an OpenMP program needs more than 64M):
+# 256M gives each node a 64M arena at -np 2, and the program mallocs 512M.
+# ompdsm stops the program with a fatal error (malloc does not return NULL).
+check "malloc beyond the shared heap (OMPDSM_REGION_SIZE=256M)" "$tmp/malloc_exhaust" \
+    "shared heap exhausted.*OMPDSM_REGION_SIZE" \
+    env OMPDSM_REGION_SIZE=256M "$RUN" -np 2 "$tmp/malloc_exhaust"
+check "OpenMP program with a region too small for its stack and heap" "$tmp/omp_small" \
+    "OMPDSM_REGION_SIZE=64M is too small for an OpenMP program" \
+    env OMPDSM_REGION_SIZE=64M "$RUN" -np 2 "$tmp/omp_small"
+
+# ---- region address in use ----------------------------------------------------------
+
+# With address randomisation off (setarch -R, inherited by the nodes), a PIE
+# executable loads at 0x555555554000: the region would cover its text.
+if setarch "$(uname -m)" -R true 2>/dev/null; then
+    check "OMPDSM_REGION_BASE at the program's text (0x555555554000)" "$P" \
+        "already in use.*omp_small.*OMPDSM_REGION_BASE" \
+        env OMPDSM_REGION_BASE=0x555555554000 setarch "$(uname -m)" -R "$RUN" -np 2 "$P"
+else
+    echo "FAIL errors: OMPDSM_REGION_BASE at the program's text (0x555555554000)"
+    echo "    not run: setarch -R (to turn address randomisation off) does not work here"
+    failed=1
+fi
+
+# ---- unsupported OpenMP constructs ----------------------------------------------------
+
+check "unsupported construct: omp target" "$tmp/target" \
+    "unsupported OpenMP construct: target" "$RUN" -np 2 "$tmp/target"
+check "unsupported construct: omp teams" "$tmp/teams" \
+    "unsupported OpenMP construct: teams" "$RUN" -np 2 "$tmp/teams"
+check "unsupported construct: ordered depend (doacross)" "$tmp/doacross" \
+    "unsupported OpenMP construct: .*doacross" "$RUN" -np 2 "$tmp/doacross"
+
+exit $failed
