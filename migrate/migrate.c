@@ -32,7 +32,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define OP_MIG_COUNTS 28   /* counts_hdr + entries → home (net_send_done) */
 

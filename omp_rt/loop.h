@@ -23,7 +23,8 @@ struct omp_loop_args {
     uintptr_t where;            /* call site (or outlined function) */
 };
 
-/* What names a loop site for the profiled schedule. */
+/* A loop for the profiled schedule: its iteration space (start, incr, n),
+ * which names its site, and the call site of the first loop seen over it. */
 struct omp_site_key {
     uintptr_t where;
     uint64_t start, incr, n;
@@ -55,11 +56,10 @@ void omp_ws_ordered_done(uint64_t seq, uint64_t next_iter);
 
 /* profiled.c: the profiled schedule.  begin gives this node's block of a
  * new execution and starts its clock; end stops it (iters: the block's
- * size).  blocks returns a site's current bounds (nodes + 1 values). */
+ * size). */
 void omp_profiled_init(void);
 void omp_profiled_begin(const struct omp_site_key *k, uint64_t *lo, uint64_t *hi);
 void omp_profiled_end(uint64_t iters);
-const uint64_t *omp_profiled_blocks(uint32_t site, unsigned *repartitions);
 
 /* parallel.c */
 void omp_rt_parallel_loop(void (*fn)(void *), void *data, unsigned num_threads,

@@ -48,7 +48,6 @@
 #include "../dsm/log.h"
 #include "../dsm/stats.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,7 +62,6 @@ struct site {
     unsigned window;            /* measured executions summed in win_* */
     double step;                /* how far blocks move towards the target */
     int *moved;                 /* per boundary: direction of its last move */
-    unsigned repartitions;
     int got;                    /* timings of execution `done` received */
     uint64_t *ns, *iters;       /* per node, for execution `done` */
     uint64_t *win_ns, *win_iters;   /* per node, summed over the window */
@@ -147,20 +145,13 @@ void omp_profiled_end(uint64_t iters)
                                              .ns = ns > faults ? ns - faults : 1, .iters = iters };
 }
 
-const uint64_t *omp_profiled_blocks(uint32_t site, unsigned *repartitions)
-{
-    if (site >= prof.n)
-        return NULL;
-    *repartitions = prof.v[site].repartitions;
-    return prof.v[site].bounds;
-}
-
 /* ---- every node: the timings of every node ------------------------------- */
 
 /* New blocks part of the way (step, at most half) from the current ones
- * towards a split in proportion to the speeds measured over the window, in multiples of min iterations,
- * each at least min long when there are enough iterations.  (A node that
- * had no iterations has no speed: its block shrinks towards the minimum.) */
+ * towards a split in proportion to the speeds measured over the window, in
+ * multiples of min iterations, each at least min long when there are
+ * enough iterations.  (A node that had no iterations has no speed: its
+ * block shrinks towards the minimum.) */
 static void repartition(struct site *s)
 {
     int nodes = omp_rt.nodes;
@@ -188,7 +179,6 @@ static void repartition(struct site *s)
         s->bounds[i] = k * g < n ? k * g : n;
     }
     s->bounds[nodes] = n;
-    s->repartitions++;
     /* A boundary that turns back means the last step overshot (noise, or
      * the pages the moved iterations drag along): take smaller steps. */
     s->step = flipped ? (s->step > 1.0 / 16 ? s->step / 2 : s->step) : (s->step < 0.5 ? s->step * 2 : 0.5);
