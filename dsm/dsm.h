@@ -26,6 +26,8 @@
 
 #include "config.h"
 
+struct dsm_buf;     /* diff.h */
+
 enum dsm_state { PG_INVALID = 0, PG_RO = 1, PG_RW = 2 };
 
 enum dsm_flag {
@@ -162,6 +164,9 @@ bool dsm_shared(uint64_t page);
 /* flush.c: publishes this node's writes at the homes; returns, sorted, the
  * pages written since the previous release. */
 void dsm_release(struct dsm_plist *written);
+/* Sends op with batch_hdr (proto.h) + batches[n] to every node n with
+ * counts[n] entries, and waits until each has answered net_send_done. */
+void dsm_send_batches(uint8_t op, const struct dsm_buf *batches, const uint64_t *counts);
 void dsm_flush_register(void);
 
 /* barrier.c */

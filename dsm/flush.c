@@ -13,7 +13,7 @@
  * (PF_BUSY).  Home pages in the list go read-only too: they are shared, and
  * the home's next write must be noticed again.
  *
- * Diffs travel in one OP_DIFF message per home: a diff_hdr followed by
+ * Diffs travel in one OP_DIFF message per home: a batch_hdr followed by
  * entries (u64 page, u32 bytes, runs).
  *
  * Sharers.  A home lets a page nobody else holds stay writable and sends no
@@ -48,7 +48,7 @@ struct diff_entry_hdr {
 
 static void on_diff(int src, void *body, size_t len)
 {
-    struct diff_hdr *h = body;
+    struct batch_hdr *h = body;
     const char *p = (const char *)(h + 1), *end = (const char *)body + len;
     for (uint64_t i = 0; i < h->count; i++) {
         struct diff_entry_hdr e;
@@ -116,20 +116,18 @@ static void diff_one(uint64_t page, struct dsm_buf *batches, uint64_t *counts)
     pthread_mutex_unlock(&s->mu);
 }
 
-static void send_batches(struct dsm_buf *batches, const uint64_t *counts)
+void dsm_send_batches(uint8_t op, const struct dsm_buf *batches, const uint64_t *counts)
 {
     struct net_wait w;
-    uint32_t homes = 0;
+    uint32_t nodes = 0;
     for (int n = 0; n < dsm.nodes; n++)
-        homes += counts[n] != 0;
-    net_wait_init(&w, homes);
+        nodes += counts[n] != 0;
+    net_wait_init(&w, nodes);
     for (int n = 0; n < dsm.nodes; n++) {
         if (!counts[n])
             continue;
-        struct diff_hdr h = { .cookie = (uint64_t)(uintptr_t)&w, .count = counts[n] };
-        net_send(n, OP_DIFF, &h, sizeof h, batches[n].p, batches[n].n);
-        STAT_ADD(diffs_sent, counts[n]);
-        STAT_ADD(diff_bytes_sent, batches[n].n);
+        struct batch_hdr h = { .cookie = (uint64_t)(uintptr_t)&w, .count = counts[n] };
+        net_send(n, op, &h, sizeof h, batches[n].p, batches[n].n);
     }
     net_wait(&w);
 }
@@ -287,7 +285,11 @@ void dsm_release(struct dsm_plist *written)
     for (size_t i = 0; i < prot.n; i++)
         diff_one(prot.pages[i], batches, counts);
     dsm_plist_free(&prot);
-    send_batches(batches, counts);
+    for (int n = 0; n < dsm.nodes; n++) {
+        STAT_ADD(diffs_sent, counts[n]);
+        STAT_ADD(diff_bytes_sent, batches[n].n);
+    }
+    dsm_send_batches(OP_DIFF, batches, counts);
     for (int n = 0; n < dsm.nodes; n++)
         dsm_buf_free(&batches[n]);
     free(batches);

@@ -13,7 +13,7 @@
 enum dsm_op {
     OP_HOME_REQ = 3,       /* home_req → base: who is home? (claim it if nobody) */
     OP_HOME_REP,       /* home_rep → requester */
-    OP_DIFF,           /* diff_hdr + entries → home: apply these runs (net_send_done) */
+    OP_DIFF,           /* batch_hdr + entries → home: apply these runs (net_send_done) */
     OP_BAR_ARRIVE,     /* bar_hdr + pages written → node 0 */
     OP_BAR_RELEASE,    /* bar_hdr + notices → every node */
     OP_LOCK_ACQ,       /* lock_req → manager */
@@ -25,7 +25,9 @@ enum dsm_op {
 
 struct home_req { uint64_t cookie, page; };
 struct home_rep { uint64_t cookie; int32_t home; int32_t pad; };
-struct diff_hdr { uint64_t cookie; uint64_t count; };
+/* A request that carries `count` entries to one node, which answers with
+ * net_send_done(cookie) once it has applied them (dsm_send_batches). */
+struct batch_hdr { uint64_t cookie; uint64_t count; };
 /* each diff entry: uint64_t page, uint32_t bytes, then that many bytes of runs */
 /* barrier messages: the header, count page numbers (arrival) or notices
  * (release), then `payload` bytes, then `extra` bytes (barrier.c) */

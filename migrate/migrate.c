@@ -26,6 +26,7 @@
 #include "../dsm/dsm.h"
 #include "../dsm/log.h"
 #include "../dsm/net.h"
+#include "../dsm/proto.h"
 #include "../dsm/stats.h"
 
 #include "ompdsm.h"
@@ -33,9 +34,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define OP_MIG_COUNTS 28   /* counts_hdr + entries → home (net_send_done) */
+#define OP_MIG_COUNTS 28   /* batch_hdr + counts_entry[] → home (net_send_done) */
 
-struct counts_hdr { uint64_t cookie, count; };
 struct counts_entry { uint64_t page; uint32_t reads, writes; };
 
 /* At a home: the counts received for its pages in this step. */
@@ -69,7 +69,7 @@ static void inbox_add(int node, uint64_t page, uint32_t reads, uint32_t writes)
 
 static void on_counts(int src, void *body, size_t len)
 {
-    struct counts_hdr *h = body;
+    struct batch_hdr *h = body;
     if (len != sizeof *h + h->count * sizeof(struct counts_entry))
         dsm_fatal("malformed migration counts from node %d", src);
     const struct counts_entry *e = (const struct counts_entry *)(h + 1);
@@ -134,19 +134,9 @@ static void send_counts(void)
         count[home]++;
     }
     dsm_plist_free(&l);
-    uint32_t homes = 0;
+    dsm_send_batches(OP_MIG_COUNTS, batch, count);
     for (int n = 0; n < dsm.nodes; n++)
-        homes += count[n] != 0;
-    struct net_wait w;
-    net_wait_init(&w, homes);
-    for (int n = 0; n < dsm.nodes; n++) {
-        if (!count[n])
-            continue;
-        struct counts_hdr h = { .cookie = (uint64_t)(uintptr_t)&w, .count = count[n] };
-        net_send(n, OP_MIG_COUNTS, &h, sizeof h, batch[n].p, batch[n].n);
         dsm_buf_free(&batch[n]);
-    }
-    net_wait(&w);
     free(batch);
     free(count);
 }

@@ -143,7 +143,7 @@ static bool static_next(uint64_t *lo, uint64_t *hi)
 static bool profiled_next(uint64_t *lo, uint64_t *hi)
 {
     if (cur.dealt++ == 0) {
-        struct omp_site_key k = { .where = cur.a.where, .start = cur.a.start, .incr = cur.a.incr, .n = cur.a.n };
+        struct omp_site_key k = { .start = cur.a.start, .incr = cur.a.incr, .n = cur.a.n };
         omp_profiled_begin(&k, lo, hi);
         cur.timing = true;
         cur.block = *hi - *lo;

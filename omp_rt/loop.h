@@ -23,10 +23,8 @@ struct omp_loop_args {
     uintptr_t where;            /* call site (or outlined function) */
 };
 
-/* A loop for the profiled schedule: its iteration space (start, incr, n),
- * which names its site, and the call site of the first loop seen over it. */
+/* What names a site of the profiled schedule: an iteration space. */
 struct omp_site_key {
-    uintptr_t where;
     uint64_t start, incr, n;
 };
 

@@ -95,7 +95,7 @@ static uint64_t *node_array(void)
 static uint32_t site_of(const struct omp_site_key *k)
 {
     for (size_t i = 0; i < prof.n; i++)
-        if (prof.v[i].key.start == k->start && prof.v[i].key.incr == k->incr && prof.v[i].key.n == k->n)
+        if (!memcmp(&prof.v[i].key, k, sizeof *k))
             return (uint32_t)i;
     struct site *v = realloc(prof.v, (prof.n + 1) * sizeof *v);
     if (!v)

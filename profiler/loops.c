@@ -32,11 +32,6 @@ static struct {
     uintptr_t exe_base;
 } sites;
 
-uintptr_t prof_exe_base(void)
-{
-    return sites.exe_base;
-}
-
 static struct site_sum *site(uintptr_t where, const char *kind)
 {
     uint64_t off = where - sites.exe_base;

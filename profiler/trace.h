@@ -6,7 +6,6 @@
 
 #include <stdint.h>
 
-uintptr_t prof_exe_base(void);
 void prof_trace_init(void);
 void prof_trace_loop(uint64_t site, const char *kind, uint64_t t0, uint64_t t1, uint64_t first, uint64_t iters);
 /* Collective: node 0 writes every node's events to the trace file. */

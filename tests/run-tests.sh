@@ -123,25 +123,21 @@ for tls in $TLS; do
     done
 done
 
-# ---- OpenMP programs: ompdsm against libgomp ---------------------------------
-log="$LOG/omp.log"
-sh "$SRC/tests/omp/run-omp-tests.sh" "$BUILD" >"$log" 2>&1
-counted "$log"
+# suite NAME SCRIPT: runs the sub-suite tests/SCRIPT and counts its lines.
+suite() {
+    log="$LOG/$1.log"
+    sh "$SRC/tests/$2" "$BUILD" >"$log" 2>&1
+    counted "$log"
+}
 
-# ---- bad input: a clear message and a non-zero exit, no hang, no orphans ----
-log="$LOG/errors.log"
-sh "$SRC/tests/errors/run-error-tests.sh" "$BUILD" >"$log" 2>&1
-counted "$log"
-
-# ---- the profiled schedule on equal and really slowed nodes ------------------
-log="$LOG/sched.log"
-sh "$SRC/tests/sched/run-sched-tests.sh" "$BUILD" >"$log" 2>&1
-counted "$log"
-
-# ---- under mpirun: the PMIx bootstrap (uses the OpenMP programs built above) --
-log="$LOG/mpirun.log"
-sh "$SRC/tests/mpirun/run-mpirun-tests.sh" "$BUILD" >"$log" 2>&1
-counted "$log"
+# OpenMP programs: ompdsm against libgomp
+suite omp omp/run-omp-tests.sh
+# bad input: a clear message and a non-zero exit, no hang, no orphans
+suite errors errors/run-error-tests.sh
+# the profiled schedule on equal and really slowed nodes
+suite sched sched/run-sched-tests.sh
+# under mpirun: the PMIx bootstrap (uses the OpenMP programs built above)
+suite mpirun mpirun/run-mpirun-tests.sh
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
