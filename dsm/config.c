@@ -150,6 +150,19 @@ static unsigned parse_uint(const char *name, unsigned dflt, unsigned max)
     return (unsigned)x;
 }
 
+static double parse_seconds(const char *name, double dflt)
+{
+    const char *v = env(name);
+    if (!v)
+        return dflt;
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (errno || end == v || *end || !(x >= 0 && x <= 1e6))
+        dsm_fatal("%s='%s' is not a number of seconds in 0..1000000", name, v);
+    return x;
+}
+
 void dsm_config_load(void)
 {
     load_region();
@@ -162,6 +175,7 @@ void dsm_config_load(void)
     dsm_cfg.spin_us = parse_uint("OMPDSM_SPIN_US", 50, 1000000);
     dsm_cfg.stats = parse_bool("OMPDSM_STATS", false);
     dsm_cfg.trace = env("OMPDSM_TRACE");
+    dsm_cfg.node_timeout = parse_seconds("OMPDSM_NODE_TIMEOUT", 30);
 }
 
 const char *dsm_home_policy_name(enum dsm_home_policy p)

@@ -29,6 +29,7 @@ struct dsm_config {
     unsigned spin_us;           /* OMPDSM_SPIN_US */
     bool stats;                 /* OMPDSM_STATS */
     const char *trace;          /* OMPDSM_TRACE: trace file, or NULL */
+    double node_timeout;        /* OMPDSM_NODE_TIMEOUT seconds, 0: never */
 };
 
 extern struct dsm_config dsm_cfg;

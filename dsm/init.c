@@ -11,6 +11,7 @@
  */
 #include "boot.h"
 #include "dsm.h"
+#include "liveness.h"
 #include "log.h"
 #include "net.h"
 #include "stats.h"
@@ -94,6 +95,7 @@ void ompdsm_init(int *argc, char ***argv)
     dsm_barrier_register();
     dsm_lock_register();
     dsm_atomic_register();
+    dsm_liveness_register(dsm.node, dsm.nodes);
     net_start();
     sync_globals();
     dsm_fault_install();

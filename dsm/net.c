@@ -66,7 +66,9 @@ static struct {
     net_handler_t handlers[NET_MAX_OPS];
     struct region regions[NET_MAX_REGIONS];
     int nregions;
-} net = { .lock = PTHREAD_MUTEX_INITIALIZER };
+    int timer_ms;               /* -1: no timer */
+    void (*timer)(void);
+} net = { .lock = PTHREAD_MUTEX_INITIALIZER, .timer_ms = -1 };
 
 static __thread int lock_depth;
 
@@ -415,9 +417,11 @@ static void *progress_main(void *arg)
         if (atomic_load(&net.stop))
             return NULL;
         struct epoll_event ev[4];
-        int n = epoll_wait(net.epfd, ev, 4, -1);
+        int n = epoll_wait(net.epfd, ev, 4, net.timer_ms);
         if (n < 0 && errno != EINTR)
             dsm_fatal("epoll_wait: %s", strerror(errno));
+        if (net.timer)
+            net.timer();
         for (int i = 0; i < n; i++) {
             if (ev[i].data.fd == net.kickfd) {
                 uint64_t v;
@@ -519,6 +523,12 @@ void net_init(int rank, int size)
     connect_all();
     setup_epoll();
     net_register(NET_OP_DONE, on_done);
+}
+
+void net_set_timer(unsigned period_ms, void (*fn)(void))
+{
+    net.timer_ms = period_ms > 0 ? (int)period_ms : 1;
+    net.timer = fn;
 }
 
 void net_start(void)

@@ -34,7 +34,14 @@ void net_start(void);
  * first make sure that no node will send to us any more. */
 void net_finalize(void);
 
+/* Ops 0..2 are the transport's own (1: heartbeat, 2: done); proto.h
+ * numbers the protocol's from 3. */
 void net_register(uint8_t op, net_handler_t handler);
+
+/* Has the progress thread call fn (outside the transport lock) at least
+ * every period_ms milliseconds, and after every wake-up.  Before
+ * net_start(). */
+void net_set_timer(unsigned period_ms, void (*fn)(void));
 
 /* Sends op with body hdr[0..hdr_len) ++ payload[0..payload_len) to node dst.
  * Both buffers may be reused as soon as it returns. */

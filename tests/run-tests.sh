@@ -134,6 +134,8 @@ suite() {
 suite omp omp/run-omp-tests.sh
 # bad input: a clear message and a non-zero exit, no hang, no orphans
 suite errors errors/run-error-tests.sh
+# a node killed or stopped mid-run ends the job, naming it, leaving nothing
+suite faults faults/run-fault-tests.sh
 # the profiled schedule on equal and really slowed nodes
 suite sched sched/run-sched-tests.sh
 # under mpirun: the PMIx bootstrap (uses the OpenMP programs built above)

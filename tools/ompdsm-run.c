@@ -215,6 +215,9 @@ static const char help_text[] =
 "    OMPDSM_* variables (region size, page size, home policy, statistics,\n"
 "    ...) are passed through unchanged to every node; see the table in the\n"
 "    README.  OMPDSM_BOOT_TIMEOUT is also read by ompdsm-run itself.\n"
+"    OMPDSM_NODE_TIMEOUT (default 30 seconds) bounds how long the nodes\n"
+"    wait for a node that stops responding without dying (a stopped or\n"
+"    hung process); a node that dies is seen at once.\n"
 "    ompdsm-run sets OMPDSM_BOOTSTRAP, OMPDSM_JOB_TOKEN, OMPDSM_RANK and\n"
 "    OMPDSM_SIZE for each node; they are not meant to be set by users.\n"
 "\n"
@@ -645,12 +648,14 @@ static void close_connections(void)
 }
 
 /* Closing the connections wakes nodes blocked in a collective; SIGTERM the
- * rest; SIGKILL what is left after the grace period (or at once on a second
- * SIGINT/SIGTERM); then reap everything. */
+ * rest (and SIGCONT, so that a stopped node gets it); SIGKILL what is left
+ * after the grace period (or at once on a second SIGINT/SIGTERM); then reap
+ * everything. */
 static void teardown(void)
 {
     close_connections();
     signal_nodes(SIGTERM);
+    signal_nodes(SIGCONT);
     long long end = now_ms() + KILL_GRACE_MS;
     bool child = false;
     while (job.nalive > 0 && now_ms() < end) {
