@@ -11,6 +11,7 @@
  */
 #include "boot.h"
 #include "dsm.h"
+#include "image.h"
 #include "liveness.h"
 #include "log.h"
 #include "net.h"
@@ -84,6 +85,7 @@ void ompdsm_init(int *argc, char ***argv)
         dsm.nodes = 1;
     }
     dsm_log_node = dsm.node;
+    dsm_check_image(dsm.nodes);
     dsm_segments_init();
     dsm_pages_init();
     if (dsm.nsegs > 1)   /* the program's globals: homes follow OMPDSM_HOME */

@@ -71,6 +71,8 @@ build() {
 for p in omp_small malloc_exhaust target teams doacross; do
     build $p "$DSMCC" -O2 "$SRC/$p.c" -o "$OUT/$p"
 done
+# Another build of omp_small (other code, so another build id).
+build omp_small_O0 "$DSMCC" -O0 "$SRC/omp_small.c" -o "$OUT/omp_small_O0"
 build exhaust "$CC" -O2 -I"$TOP/include" "$SRC/exhaust.c" -o "$OUT/exhaust" \
     -L"$BUILD/.libs" -Wl,-rpath,"$BUILD/.libs" -lompdsm
 
@@ -184,6 +186,19 @@ check "ompdsm-run -np followed by the program, no value" "$P" \
     "(number of nodes|-np).*omp_small" "$RUN" -np "$P"
 check "ompdsm-run with an unknown option" "$P" "unknown option.*--bogus" \
     "$RUN" --bogus -np 2 "$P"
+
+# Node 1 runs the other build: --exec-prefix starts each node through a
+# script that swaps the program for node 1.
+cat >"$tmp/node1-other" <<EOF
+#!/bin/sh
+[ "\$1" = 1 ] && shift 2 && exec "$tmp/omp_small_O0" "\$@"
+shift
+exec "\$@"
+EOF
+chmod +x "$tmp/node1-other"
+check "another build of the program on node 1" "$P" \
+    "node 1 runs another build of the program than node 0 \\(build id" \
+    "$RUN" -np 2 --exec-prefix "$tmp/node1-other %r" "$P"
 
 # ---- shared memory exhausted -------------------------------------------------------
 
