@@ -7,8 +7,9 @@
 #
 # Multi-node tests run as real jobs of 1..4 processes under ompdsm-run, once
 # over UCX shared memory and once over UCX tcp on the loopback interface;
-# the last section runs jobs of 2 and 4 nodes under Open MPI's mpirun, which
-# the nodes join through PMIx (tests/mpirun/run-mpirun-tests.sh).
+# then jobs of 2 and 4 nodes under Open MPI's mpirun, which the nodes join
+# through PMIx (tests/mpirun/run-mpirun-tests.sh), and jobs whose nodes each
+# run in a network namespace of their own (tests/netns, needs root).
 # Environment: OMPDSM_TEST_NODES (default "1 2 3 4"), OMPDSM_TEST_TLS
 # (default "shm tcp"), OMPDSM_TEST_TIMEOUT seconds per job (default 120).
 set -u
@@ -140,6 +141,9 @@ suite faults faults/run-fault-tests.sh
 suite sched sched/run-sched-tests.sh
 # under mpirun: the PMIx bootstrap (uses the OpenMP programs built above)
 suite mpirun mpirun/run-mpirun-tests.sh
+# on "hosts": each node in its own network namespace, UCX tcp over veths
+# (needs root; uses the OpenMP programs built above)
+suite netns netns/run-netns-tests.sh
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
