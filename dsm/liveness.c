@@ -55,7 +55,10 @@ static void tick(void)
         net_send(live.succ, NET_OP_HEARTBEAT, NULL, 0, NULL, 0);
         live.next_beat = now + live.period_ns;
     }
-    uint64_t silent = now - atomic_load(&live.last_heard);
+    /* A heartbeat handled by another thread since `now` was read is newer
+     * than now. */
+    uint64_t heard = atomic_load(&live.last_heard);
+    uint64_t silent = now > heard ? now - heard : 0;
     if (silent > live.timeout_ns)
         dsm_fatal("node %d stopped responding: no heartbeat for %.1f s (OMPDSM_NODE_TIMEOUT=%g)",
                   live.pred, (double)silent / 1e9, dsm_cfg.node_timeout);
