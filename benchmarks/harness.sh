@@ -81,10 +81,19 @@ OPTIONS
         A smoke run of a few seconds: 1 and 2 nodes, 1 repetition, 10
         iterations (sizes as by default).  Options given explicitly win.
     --slow NODE
-        Make node NODE slower for real: start a CPU hog (a busy loop) bound
-        to the CPU that node NODE, MPI rank NODE and libgomp thread NODE are
-        bound to, for the whole measurement.  Implies --bind-to core.  With
-        more nodes than CPUs, every node that shares that CPU is slowed too.
+        Make node NODE (and MPI rank NODE) slower for real, the way
+        --slow-by says.  Implies --bind-to core.
+    --slow-by quota|hog
+        quota (the default): node NODE and MPI rank NODE run in a cgroup
+        with a CPU quota of half a CPU (tools/slow-node.sh; needs root and
+        a cgroup CPU controller), so they get at most half the time of
+        their CPU.  libgomp's threads are not slowed (a quota applies to
+        whole processes).  hog: a CPU hog (a busy loop) is bound to the
+        CPU of node NODE, MPI rank NODE and libgomp thread NODE for the
+        whole measurement; the scheduler shares that CPU, usually less
+        than half and half since a node sleeps at every barrier.  With
+        more nodes than CPUs, every node that shares that CPU is slowed
+        too.
     --bind-to core|none
         core: bind ompdsm node i, MPI rank i and libgomp thread i to the
         (i mod n)-th of the n CPUs the harness may run on (ompdsm-run
@@ -155,15 +164,15 @@ die() {
 
 BUILD=build
 o_bench="" o_sizes="" o_nodes="" o_reps="" o_iter="" o_migrate="" o_bind=""
-PROFILED=0 QUICK=0 SLOW="" NETNS=0 HOME_POLICY=cyclic TIMEOUT=600 CSV="" PLOT=""
+PROFILED=0 QUICK=0 SLOW="" SLOW_BY=quota NETNS=0 HOME_POLICY=cyclic TIMEOUT=600 CSV="" PLOT=""
 while [ $# -gt 0 ]; do
     case $1 in
     -h | --help) usage; exit 0 ;;
     --profiled) PROFILED=1 ;;
     --quick) QUICK=1 ;;
     --netns) NETNS=1 ;;
-    --bench | --sizes | --nodes | --reps | --iter | --migrate | --home | --slow | --bind-to | \
-        --timeout | --csv | --plot)
+    --bench | --sizes | --nodes | --reps | --iter | --migrate | --home | --slow | --slow-by | \
+        --bind-to | --timeout | --csv | --plot)
         [ $# -ge 2 ] || die "option $1 needs a value"
         case $1 in
         --bench) o_bench=$2 ;;
@@ -174,6 +183,7 @@ while [ $# -gt 0 ]; do
         --migrate) o_migrate=$2 ;;
         --home) HOME_POLICY=$2 ;;
         --slow) SLOW=$2 ;;
+        --slow-by) SLOW_BY=$2 ;;
         --bind-to) o_bind=$2 ;;
         --timeout) TIMEOUT=$2 ;;
         --csv) CSV=$2 ;;
@@ -217,6 +227,7 @@ for m in $MIGRATE; do
 done
 case $HOME_POLICY in cyclic | block | first-touch) ;; *) die "bad --home '$HOME_POLICY'" ;; esac
 case $BIND in core | none) ;; *) die "bad --bind-to '$BIND' (core, none)" ;; esac
+case $SLOW_BY in quota | hog) ;; *) die "bad --slow-by '$SLOW_BY' (quota, hog)" ;; esac
 MAXN=$(echo "$NODES" | tr ' ' '\n' | sort -n | tail -n 1)
 [ -z "$SLOW" ] || { is_count "$SLOW" 0 && [ "$SLOW" -lt "$MAXN" ]; } ||
     die "--slow NODE must be a node number below the largest node count ($MAXN)"
@@ -228,6 +239,7 @@ if [ ! -x "$BUILD/ompdsm-run" ] || [ ! -x "$BUILD/tools/ompdsm-cc" ]; then
 fi
 BUILD=$(cd "$BUILD" && pwd)
 SRC=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$SRC/.." && pwd)
 OUT=$BUILD/benchmarks
 CSV=${CSV:-$OUT/harness.csv}
 PLOT=${PLOT:-$OUT/harness.svg}
@@ -241,7 +253,7 @@ unset OMP_NUM_THREADS OMP_PLACES OMP_PROC_BIND OMPDSM_MIGRATE OMPDSM_HOME || tru
 
 STARTED=$(date +%s)
 TMP=$(mktemp -d)
-HOG=""
+HOG="" QUOTA=""
 NS=ompdsm-h-
 NET=10.213.47
 
@@ -258,6 +270,7 @@ netns_down() {
 
 cleanup() {
     [ -z "$HOG" ] || kill "$HOG" 2>/dev/null || true
+    [ -z "$QUOTA" ] || rmdir "$(dirname "$QUOTA")" 2>/dev/null || true
     [ $NETNS -eq 0 ] || netns_down
     rm -rf "$TMP"
 }
@@ -330,12 +343,20 @@ if [ $NETNS -eq 1 ]; then
     MODE="one network namespace per node/rank, veth + bridge, tbf 1 Gbit/s each way, NO added latency (tc netem is not in this kernel); ompdsm over UCX tcp, MPI over its tcp BTL"
 fi
 
-if [ -n "$SLOW" ]; then
+# PREFIX: what starts node/rank i (%r for ompdsm-run, $OMPI_COMM_WORLD_RANK
+# for mpirun), before ip netns exec if any.
+PREFIX=""
+if [ -n "$SLOW" ] && [ "$SLOW_BY" = hog ]; then
     core=$(cpu_of "$SLOW")
     # The load generator: a plain busy loop, bound to the slow node's CPU.
     taskset -c "$core" sh -c 'while :; do :; done' &
     HOG=$!
     MODE="$MODE; node $SLOW slowed by a busy loop on CPU $core"
+elif [ -n "$SLOW" ]; then
+    QUOTA=$(sh "$TOP/tools/slow-node.sh" cgroup "ompdsm-harness-$$") ||
+        die "--slow-by quota needs root and a cgroup CPU controller (or use --slow-by hog)"
+    PREFIX="sh $TOP/tools/slow-node.sh exec %r $SLOW $QUOTA"
+    MODE="$MODE; node $SLOW and MPI rank $SLOW limited to half a CPU (cgroup CPU quota 1 ms per 2 ms; libgomp threads not slowed)"
 fi
 [ "$BIND" = none ] || MODE="$MODE; node/rank/thread i bound to CPU number i mod $NCPU"
 
@@ -370,12 +391,16 @@ run_mpi() {
     exe=$1 bind=$BIND
     [ "$BIND" = none ] || bind=core:overload-allowed
     set -- mpirun --allow-run-as-root --oversubscribe --timeout "$TIMEOUT" --bind-to "$bind" -np "$2"
+    # The node prefix with the rank of the process.
+    pre=$(echo "$PREFIX" | sed 's/%r/$OMPI_COMM_WORLD_RANK/g')
     if [ $NETNS -eq 1 ]; then
         # Ranks reach mpirun's PMIx server over the bridge and each other
         # over their own eth0 (tcp BTL); shared memory is left out.
         PMIX_MCA_ptl_tcp_if_include=${NS}br "$@" --mca pml ob1 --mca btl tcp,self \
             --mca btl_tcp_if_include eth0 \
-            sh -c "exec ip netns exec $NS\$OMPI_COMM_WORLD_RANK \"\$0\" \"\$@\"" "$exe" $ARGS
+            sh -c "exec $pre ip netns exec $NS\$OMPI_COMM_WORLD_RANK \"\$0\" \"\$@\"" "$exe" $ARGS
+    elif [ -n "$pre" ]; then
+        "$@" sh -c "exec $pre \"\$0\" \"\$@\"" "$exe" $ARGS
     else
         "$@" "$exe" $ARGS
     fi
@@ -388,9 +413,10 @@ run_dsm() {
     if [ $NETNS -eq 1 ]; then
         # UCX must start inside the namespace: setns in the process is not enough.
         OMP_SCHEDULE=$sched OMPDSM_MIGRATE=$mig OMPDSM_HOME=$HOME_POLICY UCX_TLS=tcp \
-            UCX_NET_DEVICES=eth0 "$@" --bind "$NET.254" --exec-prefix "ip netns exec $NS%r" \
+            UCX_NET_DEVICES=eth0 "$@" --bind "$NET.254" --exec-prefix "$PREFIX ip netns exec $NS%r" \
             "$exe" $ARGS
     else
+        [ -z "$PREFIX" ] || set -- "$@" --exec-prefix "$PREFIX"
         OMP_SCHEDULE=$sched OMPDSM_MIGRATE=$mig OMPDSM_HOME=$HOME_POLICY UCX_TLS=self,sm \
             "$@" "$exe" $ARGS
     fi

@@ -173,6 +173,7 @@ void dsm_config_load(void)
         dsm_fatal("OMPDSM_REGION_SIZE (%zu) is not a multiple of OMPDSM_PAGE_SIZE (%zu)",
                   dsm_cfg.region_size, dsm_cfg.page_size);
     dsm_cfg.spin_us = parse_uint("OMPDSM_SPIN_US", 50, 1000000);
+    dsm_cfg.readahead = parse_uint("OMPDSM_READAHEAD", 7, 1024);
     dsm_cfg.stats = parse_bool("OMPDSM_STATS", false);
     dsm_cfg.trace = env("OMPDSM_TRACE");
     dsm_cfg.node_timeout = parse_seconds("OMPDSM_NODE_TIMEOUT", 30);

@@ -27,6 +27,7 @@ struct dsm_config {
     enum dsm_migrate_mode migrate;  /* OMPDSM_MIGRATE */
     unsigned migrate_every;     /* N of OMPDSM_MIGRATE=every:N (1 for every) */
     unsigned spin_us;           /* OMPDSM_SPIN_US */
+    unsigned readahead;         /* OMPDSM_READAHEAD: pages fetched after a faulting one */
     bool stats;                 /* OMPDSM_STATS */
     const char *trace;          /* OMPDSM_TRACE: trace file, or NULL */
     double node_timeout;        /* OMPDSM_NODE_TIMEOUT seconds, 0: never */

@@ -22,6 +22,7 @@
  * A fault outside every segment is the program's own: it goes to the
  * handler the program had installed, or is re-raised as the real SIGSEGV.
  */
+#include "config.h"
 #include "dsm.h"
 #include "log.h"
 #include "net.h"
@@ -38,20 +39,28 @@ static struct sigaction previous;
 
 /* ---- fetching a page from its home -------------------------------------- */
 
+static void settle(uint64_t page, enum dsm_state st)
+{
+    dsm_protect(page, 1, st);
+    dsm.state[page] = (uint8_t)st;
+}
+
 bool dsm_shared(uint64_t page)
 {
     return __atomic_load_n(&dsm.sharers[1 + page / 64], __ATOMIC_SEQ_CST) & (1ULL << (page % 64));
 }
 
-/* A one-sided get of the home's runtime view.  The first fetch of a page
- * also puts it in the fresh list: the home does not know yet that we hold
- * a copy (flush.c registers us at our next release). */
-static void fetch(uint64_t page, int home)
+/* A one-sided get of pages page..page+n-1 (one run of a segment, one
+ * home) from the home's runtime view.  The first fetch of a page also puts
+ * it in the fresh list: the home does not know yet that we hold a copy
+ * (flush.c registers us at our next release). */
+static void fetch(uint64_t page, uint64_t n, int home)
 {
     struct dsm_seg *seg = dsm_seg_of(page);
     struct net_wait w;
     net_rma_begin(&w);
-    net_rma_get(&w, home, seg->net_id, (page - seg->first_page) << dsm.page_shift, dsm_rt(page), dsm.page_size);
+    net_rma_get(&w, home, seg->net_id, (page - seg->first_page) << dsm.page_shift, dsm_rt(page),
+                n << dsm.page_shift);
     net_rma_end(&w);
     if (!dsm_flag(page, PF_SHARER)) {
         dsm_flag_set(page, PF_SHARER);
@@ -59,16 +68,47 @@ static void fetch(uint64_t page, int home)
         dsm_plist_add(&dsm.fresh, page);
         pthread_mutex_unlock(&dsm.lists_mu);
     }
-    STAT_ADD(pages_fetched, 1);
+    STAT_ADD(pages_fetched, n);
+}
+
+/* Read-ahead: the pages after a faulting one that this node held before
+ * and lost to a write notice, with the same home, are likely to be read
+ * again soon (a row of a grid that spans several pages, the neighbour's
+ * boundary of a stencil).  Up to OMPDSM_READAHEAD of them, contiguous,
+ * are claimed (marked BUSY) here and come in the same get, read-only.
+ * Pages never held are left alone: they may not be needed at all.
+ * Returns how many follow `page`; no stripe lock may be held. */
+static uint64_t claim_readahead(uint64_t page, int home)
+{
+    struct dsm_seg *seg = dsm_seg_of(page);
+    uint64_t end = seg->first_page + seg->npages, n = 0;
+    for (uint64_t q = page + 1; q < end && n < dsm_cfg.readahead; q++, n++) {
+        struct dsm_stripe *s = dsm_stripe(q);
+        pthread_mutex_lock(&s->mu);
+        bool ok = dsm.state[q] == PG_INVALID && dsm.home[q] == home + 1 && dsm_flag(q, PF_SHARER)
+               && !dsm_flag(q, PF_BUSY);
+        if (ok)
+            dsm_flag_set(q, PF_BUSY);
+        pthread_mutex_unlock(&s->mu);
+        if (!ok)
+            break;
+    }
+    return n;
+}
+
+static void release_readahead(uint64_t page, uint64_t n)
+{
+    for (uint64_t q = page + 1; q <= page + n; q++) {
+        struct dsm_stripe *s = dsm_stripe(q);
+        pthread_mutex_lock(&s->mu);
+        dsm_flag_clear(q, PF_BUSY);
+        settle(q, PG_RO);
+        pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->mu);
+    }
 }
 
 /* ---- the state machine -------------------------------------------------- */
-
-static void settle(uint64_t page, enum dsm_state st)
-{
-    dsm_protect(page, 1, st);
-    dsm.state[page] = (uint8_t)st;
-}
 
 static void home_fault(uint64_t page, bool write)
 {
@@ -107,7 +147,9 @@ static void remote_fault(uint64_t page, bool write, int home, struct dsm_stripe 
     if (dsm.state[page] == PG_INVALID) {
         dsm_flag_set(page, PF_BUSY);
         pthread_mutex_unlock(&s->mu);
-        fetch(page, home);
+        uint64_t ahead = claim_readahead(page, home);
+        fetch(page, 1 + ahead, home);
+        release_readahead(page, ahead);
         pthread_mutex_lock(&s->mu);
         dsm_flag_clear(page, PF_BUSY);
         pthread_cond_broadcast(&s->cv);

@@ -292,11 +292,21 @@ void mig_migrate(void)
     }
 }
 
+/* Counted barriers until a migration asked for by mig_request(), 0: none. */
+static unsigned requested;
+
+void mig_request(unsigned after)
+{
+    if (dsm_cfg.migrate != DSM_MIGRATE_OFF && after > 0 && (requested == 0 || after < requested))
+        requested = after;
+}
+
 bool mig_counted_barrier(void)
 {
     static uint64_t counted;
     counted++;
-    bool due = (dsm_cfg.migrate == DSM_MIGRATE_FIRST && counted == 1)
+    bool asked = requested > 0 && --requested == 0;
+    bool due = asked || (dsm_cfg.migrate == DSM_MIGRATE_FIRST && counted == 1)
             || (dsm_cfg.migrate == DSM_MIGRATE_EVERY && counted % dsm_cfg.migrate_every == 0);
     if (due)
         mig_migrate();

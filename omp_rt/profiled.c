@@ -21,14 +21,16 @@
  * left out.  Fault time depends on where pages are homed, not on how fast
  * the node is, and it follows the blocks: counting it would move
  * iterations to a node, make it fetch their pages, and move them back.
- * Placing pages is home migration's job (OMPDSM_MIGRATE).
+ * Placing pages is home migration's job: with OMPDSM_MIGRATE on (first,
+ * every...), a repartition also asks for a migration two counted barriers
+ * later, once the moved iterations have faulted their pages where they
+ * now run.
  *
  * Repartitioning: after `warmup` executions (the first ones fault pages
- * in), the times of `hold` consecutive executions are summed per node; when
- * some node's sum deviates from the mean by more than alpha, the blocks
- * move part of the way towards a split in proportion to the speeds
- * measured over those executions (iterations per second), in multiples of
- * `min` iterations.  Between repartitions the blocks stay put, so noise
+ * in), when in `hold` consecutive executions some node's time deviates
+ * from the mean by more than alpha, the blocks move part of the way
+ * towards a split in proportion to the speeds measured over those
+ * executions (iterations per second), in multiples of `min` iterations.  Between repartitions the blocks stay put, so noise
  * does not make them thrash; moving at most halfway, and half as far again
  * each time a boundary turns back, damps the rest.  On a DSM this matters: iterations that change node
  * bring their pages' faults with them, so the first executions after a
@@ -47,6 +49,7 @@
 #include "../dsm/dsm.h"
 #include "../dsm/log.h"
 #include "../dsm/stats.h"
+#include "../migrate/migrate.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -151,8 +154,8 @@ void omp_profiled_end(uint64_t iters)
  * towards a split in proportion to the speeds measured over the window, in
  * multiples of min iterations, each at least min long when there are
  * enough iterations.  (A node that had no iterations has no speed: its
- * block shrinks towards the minimum.) */
-static void repartition(struct site *s)
+ * block shrinks towards the minimum.)  Returns whether a block changed. */
+static bool repartition(struct site *s)
 {
     int nodes = omp_rt.nodes;
     double speed[nodes], total = 0;
@@ -161,11 +164,11 @@ static void repartition(struct site *s)
         total += speed[i];
     }
     if (total <= 0)
-        return;
+        return false;
     uint64_t n = s->key.n, g = omp_profiled.min;
     uint64_t granules = (n + g - 1) / g, floor_each = granules >= (uint64_t)nodes ? 1 : 0;
     double acc = 0;
-    bool flipped = false;
+    bool flipped = false, changed = false;
     s->bounds[0] = 0;
     for (int i = 1; i < nodes; i++) {
         acc += speed[i - 1];
@@ -176,16 +179,40 @@ static void repartition(struct site *s)
         uint64_t k = (uint64_t)(now + s->step * (target - now) + 0.5);
         uint64_t lo = s->bounds[i - 1] / g + floor_each, hi = granules - floor_each * (uint64_t)(nodes - i);
         k = k < lo ? lo : k > hi ? hi : k;
-        s->bounds[i] = k * g < n ? k * g : n;
+        uint64_t b = k * g < n ? k * g : n;
+        changed |= b != s->bounds[i];
+        s->bounds[i] = b;
     }
     s->bounds[nodes] = n;
     /* A boundary that turns back means the last step overshot (noise, or
      * the pages the moved iterations drag along): take smaller steps. */
     s->step = flipped ? (s->step > 1.0 / 16 ? s->step / 2 : s->step) : (s->step < 0.5 ? s->step * 2 : 0.5);
+    return changed;
 }
 
-/* Every `hold` measured executions, the summed times of the nodes are
- * compared: if one is off their mean by more than alpha, the blocks move. */
+/* The largest deviation of a node's time from the mean time, relative. */
+static double deviation(const uint64_t *ns, int nodes)
+{
+    double mean = 0, dev = 0;
+    for (int i = 0; i < nodes; i++)
+        mean += (double)ns[i] / nodes;
+    for (int i = 0; i < nodes && mean > 0; i++) {
+        double d = ((double)ns[i] - mean) / mean;
+        dev = d > dev ? d : -d > dev ? -d : dev;
+    }
+    return dev;
+}
+
+static void clear_window(struct site *s)
+{
+    s->window = 0;
+    memset(s->win_ns, 0, (size_t)omp_rt.nodes * sizeof *s->win_ns);
+    memset(s->win_iters, 0, (size_t)omp_rt.nodes * sizeof *s->win_iters);
+}
+
+/* The blocks move when, in `hold` consecutive measured executions, some
+ * node's time was off the mean by more than alpha; an execution within
+ * alpha starts the count again. */
 static void settle_execution(struct site *s)
 {
     int nodes = omp_rt.nodes;
@@ -193,26 +220,23 @@ static void settle_execution(struct site *s)
     s->got = 0;
     if (s->done <= s->measure_from)
         return;
+    if (deviation(s->ns, nodes) <= omp_profiled.alpha) {
+        clear_window(s);
+        return;
+    }
     for (int i = 0; i < nodes; i++) {
         s->win_ns[i] += s->ns[i];
         s->win_iters[i] += s->iters[i];
     }
     if (++s->window < omp_profiled.hold)
         return;
-    double mean = 0, dev = 0;
-    for (int i = 0; i < nodes; i++)
-        mean += (double)s->win_ns[i] / nodes;
-    for (int i = 0; i < nodes && mean > 0; i++) {
-        double d = ((double)s->win_ns[i] - mean) / mean;
-        dev = d > dev ? d : -d > dev ? -d : dev;
-    }
-    if (dev > omp_profiled.alpha) {
-        repartition(s);
+    if (repartition(s)) {
         s->measure_from = s->done + omp_profiled.warmup;
+        /* Let the homes of the pages that changed node follow, once the
+         * new blocks have run (and faulted) twice. */
+        mig_request(2);
     }
-    s->window = 0;
-    memset(s->win_ns, 0, (size_t)nodes * sizeof *s->win_ns);
-    memset(s->win_iters, 0, (size_t)nodes * sizeof *s->win_iters);
+    clear_window(s);
 }
 
 static int cmp_timing(const void *a, const void *b)

@@ -15,6 +15,7 @@
 set -u
 BUILD=$(cd "$1" && pwd)
 SRC=$(cd "$(dirname "$0")" && pwd)
+SLOW="$SRC/../../tools/slow-node.sh"
 OUT=$BUILD/tests/sched
 LOG=$BUILD/tests/logs
 mkdir -p "$OUT" "$LOG"
@@ -37,21 +38,6 @@ gcc -fopenmp -O2 "$SRC/profiled_blocks.c" -o "$OUT/profiled_blocks.gomp" &&
     exit 1
 }
 want=$(OMP_NUM_THREADS=2 "$OUT/profiled_blocks.gomp" | grep '^checksum')
-
-# A cgroup with half a CPU; prints its cgroup.procs path.
-make_cgroup() {
-    if [ -d /sys/fs/cgroup/cpu ] && [ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
-        d=/sys/fs/cgroup/cpu/ompdsm-test-$$
-        mkdir -p "$d" && echo 2000 >"$d/cpu.cfs_period_us" && echo 1000 >"$d/cpu.cfs_quota_us" &&
-            echo "$d/cgroup.procs"
-    elif [ -f /sys/fs/cgroup/cgroup.controllers ] && grep -qw cpu /sys/fs/cgroup/cgroup.controllers; then
-        d=/sys/fs/cgroup/ompdsm-test-$$
-        echo +cpu >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
-        mkdir -p "$d" && echo "1000 2000" >"$d/cpu.max" && echo "$d/cgroup.procs"
-    else
-        return 1
-    fi
-}
 
 # check NAME LOG MAXDEV: the block ratio against the speed ratio (or 1).
 check() {
@@ -77,9 +63,9 @@ OMP_SCHEDULE=profiled "$BUILD/ompdsm-run" --bind-to core -np 2 "$OUT/profiled_bl
 verdict "sched: profiled blocks equal on equal nodes" $? "$log"
 
 log=$LOG/sched.slowed.log
-if procs=$(make_cgroup); then
+if procs=$(sh "$SLOW" cgroup ompdsm-test-$$); then
     OMP_SCHEDULE=profiled,alpha=0.05 "$BUILD/ompdsm-run" --bind-to core -np 2 \
-        --exec-prefix "sh $SRC/slow-node.sh %r 1 $procs" "$OUT/profiled_blocks.dsm" >"$log" 2>&1 &&
+        --exec-prefix "sh $SLOW exec %r 1 $procs" "$OUT/profiled_blocks.dsm" >"$log" 2>&1 &&
         check slowed "$log" 0.15 0 "$want"
     rc=$?
     rmdir "$(dirname "$procs")" 2>/dev/null
