@@ -22,11 +22,8 @@
 # failed.  Environment: CC (default gcc) for exhaust.c.
 set -u
 
-if [ $# -ne 1 ]; then
-    echo "usage: $0 BUILD_DIR" >&2
-    exit 2
-fi
-BUILD=$(cd "$1" && pwd) || exit 2
+. "$(dirname "$0")/../lib.sh"
+build_dir "$@"
 SRC=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$SRC/../.." && pwd)
 OUT=$BUILD/tests/errors
@@ -43,9 +40,7 @@ export UCX_TLS
 failed=0
 
 # The environment this script is run in must not change the cases.
-for v in $(env | sed -n 's/^\(OMP_[A-Za-z_]*\)=.*/\1/p; s/^\(OMPDSM_[A-Za-z_]*\)=.*/\1/p'); do
-    unset "$v"
-done
+clean_env
 
 indent() {
     sed -n '1,12s/^/    /p'
@@ -159,6 +154,8 @@ bad_env OMPDSM_SPIN_US=fast            "OMPDSM_SPIN_US.*fast"
 bad_env OMPDSM_STATS=maybe             "OMPDSM_STATS.*maybe"
 bad_env OMPDSM_NODE_TIMEOUT=-3       "OMPDSM_NODE_TIMEOUT.*-3"
 bad_env OMPDSM_NODE_TIMEOUT=10s      "OMPDSM_NODE_TIMEOUT.*10s"
+bad_env OMPDSM_READAHEAD=many        "OMPDSM_READAHEAD.*many"
+bad_env OMPDSM_READAHEAD=5000        "OMPDSM_READAHEAD.*5000"
 bad_env OMPDSM_BOOT_TIMEOUT=soon       "boot.timeout.*soon"
 bad_env OMPDSM_BOOT_TIMEOUT=-5         "boot.timeout.*-5"
 bad_env OMP_NUM_THREADS=zero           "OMP_NUM_THREADS.*zero"

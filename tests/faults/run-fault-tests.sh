@@ -19,11 +19,8 @@
 # failed.
 set -u
 
-if [ $# -ne 1 ]; then
-    echo "usage: $0 BUILD_DIR" >&2
-    exit 2
-fi
-BUILD=$(cd "$1" && pwd) || exit 2
+. "$(dirname "$0")/../lib.sh"
+build_dir "$@"
 SRC=$(cd "$(dirname "$0")" && pwd)
 OUT=$BUILD/tests/faults
 LOG=$BUILD/tests/logs/faults
@@ -34,9 +31,7 @@ MPIRUN="mpirun --allow-run-as-root --oversubscribe --timeout 120
 mkdir -p "$OUT" "$LOG" || exit 2
 failed=0
 
-for v in $(env | sed -n 's/^\(OMP_[A-Za-z_]*\)=.*/\1/p; s/^\(OMPDSM_[A-Za-z_]*\)=.*/\1/p'); do
-    unset "$v"
-done
+clean_env
 
 fail() {    # fail CASE REASON
     echo "FAIL faults/$1"
@@ -49,28 +44,12 @@ now_ms() {
     echo $(($(date +%s%N) / 1000000))
 }
 
-# The nodes of a job carry a variable unique to the job; marked MARK lists
-# the live ones (a zombie's environment reads as empty).
-marked() {
-    grep -lsxz "OMPDSM_TEST_MARK=$1" /proc/[0-9]*/environ | cut -d/ -f3
-}
-
 # node_pid MARK RANK: the pid of node RANK of the job.
 node_pid() {
     for p in $(marked "$1"); do
         r=$(tr '\0' '\n' </proc/"$p"/environ 2>/dev/null \
             | sed -n 's/^OMPDSM_RANK=0*\([0-9]\)/\1/p; s/^OMPI_COMM_WORLD_RANK=//p')
         [ "$r" = "$2" ] && echo "$p" && return
-    done
-}
-
-# none_left MARK: true once no node of the job is left, false after 5 s.
-none_left() {
-    i=0
-    while [ -n "$(marked "$1")" ]; do
-        [ $i -ge 50 ] && return 1
-        sleep 0.1
-        i=$((i + 1))
     done
 }
 

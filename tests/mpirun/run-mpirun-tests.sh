@@ -23,11 +23,8 @@
 # Environment: OMPDSM_TEST_TIMEOUT seconds per job (default 60).
 set -u
 
-if [ $# -ne 1 ]; then
-    echo "usage: $0 BUILD_DIR" >&2
-    exit 2
-fi
-BUILD=$(cd "$1" && pwd) || exit 2
+. "$(dirname "$0")/../lib.sh"
+build_dir "$@"
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 OMP=$BUILD/tests/omp
 LOG=$BUILD/tests/logs/mpirun
@@ -50,24 +47,6 @@ ucx_env() {   # the UCX settings of a transport family
     shm) echo "UCX_TLS=self,sm" ;;
     tcp) echo "UCX_TLS=self,tcp UCX_NET_DEVICES=lo" ;;
     esac
-}
-
-# Every job's nodes carry a variable unique to the job, so that the nodes it
-# leaves behind can be found without seeing other jobs on the machine.
-# marked MARK: the live processes whose environment holds that variable
-# (a zombie's environment reads as empty).
-marked() {
-    grep -lsxz "OMPDSM_TEST_MARK=$1" /proc/[0-9]*/environ | cut -d/ -f3
-}
-
-# none_left MARK: true once no node of the job is left, false after 5 s.
-none_left() {
-    i=0
-    while [ -n "$(marked "$1")" ]; do
-        [ $i -ge 50 ] && return 1
-        sleep 0.1
-        i=$((i + 1))
-    done
 }
 
 # job CASE NP "VAR=value ..." PROGRAM [ARGS...]: runs PROGRAM on NP nodes

@@ -33,11 +33,8 @@
 # (default gcc) for the libgomp build.
 set -u
 
-if [ $# -ne 1 ]; then
-    echo "usage: $0 BUILD_DIR" >&2
-    exit 2
-fi
-BUILD=$(cd "$1" && pwd) || exit 2
+. "$(dirname "$0")/../lib.sh"
+build_dir "$@"
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 OUT=$BUILD/tests/netns
 RUN=$BUILD/ompdsm-run
@@ -55,9 +52,7 @@ mkdir -p "$OUT" || exit 2
 failed=0
 
 # The environment this script is run in must not change the cases.
-for v in $(env | sed -n 's/^\(OMP_[A-Za-z_]*\)=.*/\1/p; s/^\(OMPDSM_[A-Za-z_]*\)=.*/\1/p'); do
-    unset "$v"
-done
+clean_env
 
 pass() { echo "PASS netns/$1"; }
 fail() {    # fail CASE REASON [FILE]: FILE's first lines as the excerpt

@@ -20,11 +20,8 @@
 # seconds per run (default 60), CC (default gcc) for the libgomp build.
 set -u
 
-if [ $# -ne 1 ]; then
-    echo "usage: $0 BUILD_DIR" >&2
-    exit 2
-fi
-BUILD=$(cd "$1" && pwd) || exit 2
+. "$(dirname "$0")/../lib.sh"
+build_dir "$@"
 SRC=$(cd "$(dirname "$0")" && pwd)
 OUT=$BUILD/tests/omp
 RUN=$BUILD/ompdsm-run
