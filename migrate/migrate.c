@@ -111,6 +111,17 @@ static struct dsm_plist take_counts(void)
     return l;
 }
 
+/* Forgets this node's counts: a new migrate region starts here. */
+static void reset_counts(void)
+{
+    struct dsm_plist l = take_counts();
+    for (size_t i = 0; i < l.n; i++) {
+        __atomic_store_n(&dsm.reads[l.pages[i]], 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&dsm.writes[l.pages[i]], 0, __ATOMIC_RELAXED);
+    }
+    dsm_plist_free(&l);
+}
+
 static void send_counts(void)
 {
     struct dsm_plist l = take_counts();
@@ -295,10 +306,16 @@ void mig_migrate(void)
 /* Counted barriers until a migration asked for by mig_request(), 0: none. */
 static unsigned requested;
 
-void mig_request(unsigned after)
+bool mig_request(unsigned after)
 {
-    if (dsm_cfg.migrate != DSM_MIGRATE_OFF && after > 0 && (requested == 0 || after < requested))
+    if (dsm_cfg.migrate == DSM_MIGRATE_OFF || after == 0)
+        return false;
+    if (requested == 0 || after < requested)
         requested = after;
+    /* Faults from before the request show the old use of the pages (and
+     * the homes' old writes would keep them in place). */
+    reset_counts();
+    return true;
 }
 
 bool mig_counted_barrier(void)

@@ -47,9 +47,11 @@ void mig_migrate(void);
 bool mig_counted_barrier(void);
 
 /* Asks for a migration at the after-th counted barrier from now, unless
- * OMPDSM_MIGRATE is off (an earlier request wins).  Every node must ask at
- * the same point (during the same barrier, say): the layer above uses it
- * when it has moved work between nodes, so that the homes follow. */
-void mig_request(unsigned after);
+ * OMPDSM_MIGRATE is off (an earlier request wins); returns whether one
+ * will take place.  The migrate region starts again: the counts so far are
+ * forgotten.  Every node must ask at the same point (during the same
+ * barrier, say): the layer above uses it when it has moved work between
+ * nodes, so that the homes follow. */
+bool mig_request(unsigned after);
 
 #endif

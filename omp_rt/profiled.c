@@ -40,7 +40,7 @@
  * Sites are numbered in the order the program first meets them, which is
  * the same on every node (all threads meet every worksharing loop).  The
  * timings of the loops of one site add up: a site's execution is one loop
- * execution, whichever loop it was, and the speeds come from the sums over
+ * execution, whichever loop it was, and the speeds come from the medians over
  * the `hold` executions that triggered a repartition.
  */
 #include "loop.h"
@@ -51,6 +51,7 @@
 #include "../dsm/stats.h"
 #include "../migrate/migrate.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,12 +63,13 @@ struct site {
     uint64_t started;           /* executions this node has started */
     uint64_t done;              /* executions whose timings every node has */
     uint64_t measure_from;      /* the first execution measured (after a warm-up) */
-    unsigned window;            /* measured executions summed in win_* */
+    unsigned window;            /* measured executions in win_speed */
+    int odd;                    /* the node off the mean in them (deviation()) */
     double step;                /* how far blocks move towards the target */
     int *moved;                 /* per boundary: direction of its last move */
     int got;                    /* timings of execution `done` received */
     uint64_t *ns, *iters;       /* per node, for execution `done` */
-    uint64_t *win_ns, *win_iters;   /* per node, summed over the window */
+    double *win_speed;          /* [window][node]: speed / mean speed */
 };
 
 /* A timing, as it travels on a barrier. */
@@ -115,8 +117,9 @@ static uint32_t site_of(const struct omp_site_key *k)
         dsm_fatal("out of memory for the profiled schedule");
     s->ns = node_array();
     s->iters = node_array();
-    s->win_ns = node_array();
-    s->win_iters = node_array();
+    s->win_speed = calloc((size_t)omp_profiled.hold * (size_t)omp_rt.nodes, sizeof *s->win_speed);
+    if (!s->win_speed)
+        dsm_fatal("out of memory for the profiled schedule");
     for (int i = 0; i <= omp_rt.nodes; i++)     /* equal blocks, as static */
         s->bounds[i] = k->n * (uint64_t)i / (uint64_t)omp_rt.nodes;
     return (uint32_t)prof.n++;
@@ -150,55 +153,104 @@ void omp_profiled_end(uint64_t iters)
 
 /* ---- every node: the timings of every node ------------------------------- */
 
+/* Records the speeds of the nodes in the execution just settled, each
+ * relative to their mean, as the window's next row. */
+static void record_speeds(struct site *s)
+{
+    int nodes = omp_rt.nodes;
+    double *row = &s->win_speed[(size_t)s->window * (size_t)nodes], mean = 0;
+    for (int i = 0; i < nodes; i++) {
+        row[i] = s->ns[i] ? (double)s->iters[i] / (double)s->ns[i] : 0;
+        mean += row[i] / nodes;
+    }
+    for (int i = 0; i < nodes; i++)
+        row[i] = mean > 0 ? row[i] / mean : 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* A node's speed over the window: the median of its relative speeds, so
+ * that one execution disturbed by something else (a page storm, the node
+ * descheduled for a while) does not decide the blocks. */
+static double median_speed(const struct site *s, int node)
+{
+    double v[omp_profiled.hold];
+    for (unsigned k = 0; k < s->window; k++)
+        v[k] = s->win_speed[(size_t)k * (size_t)omp_rt.nodes + (size_t)node];
+    qsort(v, s->window, sizeof *v, cmp_double);
+    return s->window % 2 ? v[s->window / 2] : (v[s->window / 2 - 1] + v[s->window / 2]) / 2;
+}
+
 /* New blocks part of the way (step, at most half) from the current ones
- * towards a split in proportion to the speeds measured over the window, in
+ * towards a split in proportion to the speeds measured over the window (the
+ * medians of the executions' relative speeds), in
  * multiples of min iterations, each at least min long when there are
  * enough iterations.  (A node that had no iterations has no speed: its
- * block shrinks towards the minimum.)  Returns whether a block changed. */
+ * block shrinks towards the minimum.)  A move smaller than a quarter of
+ * alpha of a block is not made: it would gain less than the noise of the
+ * times, and on a DSM every move costs page traffic.  Returns whether the
+ * blocks changed. */
 static bool repartition(struct site *s)
 {
     int nodes = omp_rt.nodes;
     double speed[nodes], total = 0;
     for (int i = 0; i < nodes; i++) {
-        speed[i] = (s->win_iters[i] && s->win_ns[i]) ? (double)s->win_iters[i] / (double)s->win_ns[i] : 0;
+        speed[i] = median_speed(s, i);
         total += speed[i];
     }
     if (total <= 0)
         return false;
     uint64_t n = s->key.n, g = omp_profiled.min;
     uint64_t granules = (n + g - 1) / g, floor_each = granules >= (uint64_t)nodes ? 1 : 0;
+    uint64_t bounds[nodes + 1], largest = 0;
+    int dirs[nodes + 1];
     double acc = 0;
-    bool flipped = false, changed = false;
-    s->bounds[0] = 0;
+    bounds[0] = 0;
     for (int i = 1; i < nodes; i++) {
         acc += speed[i - 1];
         double target = acc / total * (double)granules, now = (double)s->bounds[i] / (double)g;
-        int dir = target > now ? 1 : target < now ? -1 : 0;
-        flipped |= dir && dir == -s->moved[i];
-        s->moved[i] = dir;
+        dirs[i] = target > now ? 1 : target < now ? -1 : 0;
         uint64_t k = (uint64_t)(now + s->step * (target - now) + 0.5);
-        uint64_t lo = s->bounds[i - 1] / g + floor_each, hi = granules - floor_each * (uint64_t)(nodes - i);
+        uint64_t lo = bounds[i - 1] / g + floor_each, hi = granules - floor_each * (uint64_t)(nodes - i);
         k = k < lo ? lo : k > hi ? hi : k;
-        uint64_t b = k * g < n ? k * g : n;
-        changed |= b != s->bounds[i];
-        s->bounds[i] = b;
+        bounds[i] = k * g < n ? k * g : n;
+        uint64_t d = bounds[i] > s->bounds[i] ? bounds[i] - s->bounds[i] : s->bounds[i] - bounds[i];
+        largest = d > largest ? d : largest;
     }
-    s->bounds[nodes] = n;
+    bounds[nodes] = n;
+    double dead = omp_profiled.alpha / 4 * (double)n / nodes;
+    if (largest == 0 || (double)largest < dead)
+        return false;
     /* A boundary that turns back means the last step overshot (noise, or
      * the pages the moved iterations drag along): take smaller steps. */
+    bool flipped = false;
+    for (int i = 1; i < nodes; i++) {
+        flipped |= dirs[i] && dirs[i] == -s->moved[i];
+        s->moved[i] = dirs[i];
+    }
+    memcpy(s->bounds, bounds, sizeof bounds);
     s->step = flipped ? (s->step > 1.0 / 16 ? s->step / 2 : s->step) : (s->step < 0.5 ? s->step * 2 : 0.5);
-    return changed;
+    return true;
 }
 
-/* The largest deviation of a node's time from the mean time, relative. */
-static double deviation(const uint64_t *ns, int nodes)
+/* The node whose time is furthest from the mean time: its relative
+ * deviation, and in *who the node, negated minus one if it was faster. */
+static double deviation(const uint64_t *ns, int nodes, int *who)
 {
     double mean = 0, dev = 0;
     for (int i = 0; i < nodes; i++)
         mean += (double)ns[i] / nodes;
+    *who = 0;
     for (int i = 0; i < nodes && mean > 0; i++) {
         double d = ((double)ns[i] - mean) / mean;
-        dev = d > dev ? d : -d > dev ? -d : dev;
+        if (d > dev || -d > dev) {
+            dev = d > 0 ? d : -d;
+            *who = d > 0 ? i : -i - 1;
+        }
     }
     return dev;
 }
@@ -206,13 +258,13 @@ static double deviation(const uint64_t *ns, int nodes)
 static void clear_window(struct site *s)
 {
     s->window = 0;
-    memset(s->win_ns, 0, (size_t)omp_rt.nodes * sizeof *s->win_ns);
-    memset(s->win_iters, 0, (size_t)omp_rt.nodes * sizeof *s->win_iters);
 }
 
-/* The blocks move when, in `hold` consecutive measured executions, some
- * node's time was off the mean by more than alpha; an execution within
- * alpha starts the count again. */
+/* The blocks move when, in `hold` consecutive measured executions, the
+ * same node's time was off the mean by more than alpha, in the same
+ * direction; an execution within alpha, or another node off, starts the
+ * count again.  Noise makes a different node the odd one out from one
+ * execution to the next; a slower (or faster) node stays the odd one. */
 static void settle_execution(struct site *s)
 {
     int nodes = omp_rt.nodes;
@@ -220,21 +272,23 @@ static void settle_execution(struct site *s)
     s->got = 0;
     if (s->done <= s->measure_from)
         return;
-    if (deviation(s->ns, nodes) <= omp_profiled.alpha) {
+    int who;
+    if (deviation(s->ns, nodes, &who) <= omp_profiled.alpha) {
         clear_window(s);
         return;
     }
-    for (int i = 0; i < nodes; i++) {
-        s->win_ns[i] += s->ns[i];
-        s->win_iters[i] += s->iters[i];
-    }
+    if (s->window > 0 && who != s->odd)
+        clear_window(s);
+    s->odd = who;
+    record_speeds(s);
     if (++s->window < omp_profiled.hold)
         return;
     if (repartition(s)) {
-        s->measure_from = s->done + omp_profiled.warmup;
         /* Let the homes of the pages that changed node follow, once the
-         * new blocks have run (and faulted) twice. */
-        mig_request(2);
+         * new blocks have run (and faulted) twice.  Until the migration
+         * and the execution after it (which fetches what moved) are over,
+         * times say more about traffic than about speed. */
+        s->measure_from = s->done + omp_profiled.warmup + (mig_request(2) ? 3 : 0);
     }
     clear_window(s);
 }
