@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A message handler; body is aligned to 8 bytes, so a handler may read a
+ * header struct at its start in place. */
 typedef void (*net_handler_t)(int src, void *body, size_t len);
 
 /* Creates the UCX context and worker and connects to every node; the
