@@ -59,7 +59,8 @@ static int cmp_notice(const void *a, const void *b)
 /* Sorts the notices and folds several writers of one page into writer -1. */
 static size_t merge_notices(struct bar_notice *v, size_t n)
 {
-    qsort(v, n, sizeof *v, cmp_notice);
+    if (n > 1)   /* v is NULL while no node has sent a notice, and qsort's must not be */
+        qsort(v, n, sizeof *v, cmp_notice);
     size_t out = 0;
     for (size_t i = 0; i < n; i++) {
         if (out && v[out - 1].page == v[i].page) {

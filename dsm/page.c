@@ -76,7 +76,8 @@ static int cmp_u64(const void *a, const void *b)
 
 void dsm_plist_sort(struct dsm_plist *l)
 {
-    qsort(l->pages, l->n, sizeof *l->pages, cmp_u64);
+    if (l->n > 1)   /* pages is NULL while the list is empty, and qsort's must not be */
+        qsort(l->pages, l->n, sizeof *l->pages, cmp_u64);
 }
 
 void dsm_plist_free(struct dsm_plist *l)

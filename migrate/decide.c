@@ -45,7 +45,8 @@ static int choose(const struct mig_count *c, size_t n, int nodes, int self, uint
 size_t mig_decide(struct mig_count *c, size_t n, int nodes, int self, bool (*keep)(uint64_t page),
                   struct mig_move *out)
 {
-    qsort(c, n, sizeof *c, cmp_count);
+    if (n > 1)   /* c may be NULL when there is no count, and qsort's must not be */
+        qsort(c, n, sizeof *c, cmp_count);
     uint64_t *given = calloc((size_t)nodes, sizeof *given), *w = calloc((size_t)nodes, sizeof *w);
     if (!given || !w)
         dsm_fatal("out of memory deciding page migrations");
