@@ -18,6 +18,7 @@
 #include "ompdsm.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 struct dsm dsm;
 
@@ -157,11 +158,25 @@ void *dsm_alloc(size_t size, int home)
     return p;
 }
 
+/* At their home the pinned pages are writable from the start.  Faulting
+ * them in on first touch would be wrong: the runtime runs on them and may
+ * reach a stack page it has never touched while it holds a DSM lock that
+ * the fault handler takes too (dsm.lists_mu), and wait for ever. */
 void *dsm_alloc_pinned(size_t size)
 {
     void *p = dsm_alloc(size, 0);
+    uint64_t n = (size + dsm.page_size - 1) >> dsm.page_shift;
     dsm.pinned_first = (uint64_t)dsm_page_of((uintptr_t)p);
-    dsm.pinned_end = dsm.pinned_first + ((size + dsm.page_size - 1) >> dsm.page_shift);
+    dsm.pinned_end = dsm.pinned_first + n;
+    if (dsm_home_of(dsm.pinned_first) != dsm.node)
+        return p;
+    /* dsm_home_of() also caches each page's home, which invalidate.c reads
+     * for the pages a node holds. */
+    for (uint64_t page = dsm.pinned_first; page < dsm.pinned_end; page++)
+        if (dsm_home_of(page) != dsm.node)
+            dsm_fatal("internal: pinned page %lu is not homed here", (unsigned long)page);
+    dsm_protect(dsm.pinned_first, n, PG_RW);
+    memset(&dsm.state[dsm.pinned_first], PG_RW, n);
     return p;
 }
 
