@@ -71,6 +71,8 @@ struct reply {
 struct node {
     pid_t pid;
     bool alive;                 /* started and not yet reaped */
+    bool reaped;                /* reaped in the batch being judged, with its status */
+    int status;
     int fd;                     /* bootstrap connection, -1 if none (yet) */
     bool connected, finalized;
     unsigned char hdr[REQ_HDR_LEN];
@@ -585,8 +587,9 @@ static int rank_of(pid_t pid)
     return -1;
 }
 
-/* Reaps the nodes that have exited, recording their status if asked. */
-static void reap(bool block, int *statuses, bool *reaped)
+/* Reaps the nodes that have exited, recording their status for
+ * judge_exits() if asked. */
+static void reap(bool block, bool record)
 {
     int st;
     pid_t pid;
@@ -596,9 +599,9 @@ static void reap(bool block, int *statuses, bool *reaped)
             continue;
         job.nodes[r].alive = false;
         job.nalive--;
-        if (statuses) {
-            statuses[r] = st;
-            reaped[r] = true;
+        if (record) {
+            job.nodes[r].status = st;
+            job.nodes[r].reaped = true;
         }
     }
 }
@@ -658,21 +661,22 @@ static void teardown(void)
         poll(&p, 1, (int)(end - now_ms()));
         if (drain_signals(&child))
             break;
-        reap(false, NULL, NULL);
+        reap(false, false);
     }
     signal_nodes(SIGKILL);
-    reap(true, NULL, NULL);
+    reap(true, false);
 }
 
 /* Judges the nodes reaped in one batch; the worst cause is reported: a
  * signal, then a non-zero status, then an exit before the end of the job. */
-static void judge_exits(const int *statuses, const bool *reaped)
+static void judge_exits(void)
 {
     int worst = -1, worst_level = 0;
     for (int r = 0; r < job.np; r++) {
-        if (!reaped[r])
+        if (!job.nodes[r].reaped)
             continue;
-        int st = statuses[r], level = 0;
+        job.nodes[r].reaped = false;
+        int st = job.nodes[r].status, level = 0;
         if (WIFSIGNALED(st))
             level = 3;
         else if (WEXITSTATUS(st) != 0)
@@ -686,7 +690,7 @@ static void judge_exits(const int *statuses, const bool *reaped)
     }
     if (worst < 0)
         return;
-    int st = statuses[worst];
+    int st = job.nodes[worst].status;
     long pid = (long)job.nodes[worst].pid;
     if (worst_level == 3)
         fail(128 + WTERMSIG(st), "node %d (pid %ld) killed by signal %d (%s)",
@@ -699,14 +703,8 @@ static void judge_exits(const int *statuses, const bool *reaped)
 
 static void on_child_exit(void)
 {
-    int *statuses = calloc((size_t)job.np, sizeof *statuses);
-    bool *reaped = calloc((size_t)job.np, sizeof *reaped);
-    if (statuses == NULL || reaped == NULL)
-        fail(1, "out of memory");
-    reap(false, statuses, reaped);
-    judge_exits(statuses, reaped);
-    free(statuses);
-    free(reaped);
+    reap(false, true);
+    judge_exits();
     if (job.nalive == 0) {
         close_connections();
         exit(0);
