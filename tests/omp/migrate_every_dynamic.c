@@ -38,10 +38,10 @@ int main(void)
         next = t;
         printf("step %d total %ld\n", s, total);
     }
-    long h = 0;
+    unsigned long h = 0;    /* unsigned: the hash wraps around */
     for (int i = 0; i < ROWS * COLS; i++)
-        h = h * 31 + cur[i];
-    printf("hash %ld\n", h);
+        h = h * 31 + (unsigned long)cur[i];
+    printf("hash %lu\n", h);
     free(cur);
     free(next);
     return 0;

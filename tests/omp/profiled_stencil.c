@@ -42,10 +42,10 @@ int main(void)
         if (s % 5 == 4)
             printf("sweep %d total %ld\n", s, total);
     }
-    long h = 0;
+    unsigned long h = 0;    /* unsigned: the hash wraps around */
     for (int i = 0; i < R; i++)
         for (int j = 0; j < C; j++)
-            h = h * 31 + a[i][j];
-    printf("hash %ld\n", h);
+            h = h * 31 + (unsigned long)a[i][j];
+    printf("hash %lu\n", h);
     return 0;
 }
