@@ -33,6 +33,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <ucontext.h>
 
 static struct sigaction previous;
@@ -234,13 +235,15 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
  * region), and the kernel could not write the signal frame there. */
 void dsm_fault_thread_init(void)
 {
-    static __thread char *alt;
+    static __thread void *alt;
     if (alt)
         return;
+    /* mmap, not malloc: AddressSanitizer unmaps the signal stack a thread
+     * has when it exits, whoever allocated it. */
     size_t size = 256 * 1024;
-    alt = malloc(size);
-    if (!alt)
-        dsm_fatal("out of memory for the signal stack");
+    alt = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (alt == MAP_FAILED)
+        dsm_fatal("cannot allocate the signal stack: %s", strerror(errno));
     stack_t ss = { .ss_sp = alt, .ss_size = size };
     if (sigaltstack(&ss, NULL))
         dsm_fatal("sigaltstack: %s", strerror(errno));
@@ -256,6 +259,12 @@ void dsm_fault_install(void)
     sigfillset(&sa.sa_mask);
     if (sigaction(SIGSEGV, &sa, &previous))
         dsm_fatal("sigaction(SIGSEGV): %s", strerror(errno));
+    /* AddressSanitizer's sigaction ignores the call, and says it succeeded,
+     * when ASAN_OPTIONS has allow_user_segv_handler=0. */
+    struct sigaction now;
+    if (sigaction(SIGSEGV, NULL, &now) || now.sa_sigaction != on_segv)
+        dsm_fatal("the DSM's SIGSEGV handler could not be installed: another one stays in place "
+                  "(under AddressSanitizer, ASAN_OPTIONS must not set allow_user_segv_handler=0)");
 }
 
 void dsm_fault_remove(void)

@@ -39,6 +39,17 @@ static const char *collision(uintptr_t base, size_t size, char *buf, size_t len)
     return buf;
 }
 
+/* AddressSanitizer takes a fixed part of the address space for its shadow
+ * memory (x86-64: 0x7fff8000..0x10007fff8000), mapped as anonymous memory. */
+static const char *sanitizer_hint(void)
+{
+#ifdef __SANITIZE_ADDRESS__
+    return " (in this AddressSanitizer build, 0x7fff8000..0x10007fff8000 is ASan's shadow memory)";
+#else
+    return "";
+#endif
+}
+
 static uintptr_t globals_start, globals_end;
 
 /* Called before anything else by a program whose globals are shared: they
@@ -73,13 +84,32 @@ static void add_segment(const char *name, uintptr_t base, size_t size)
         char what[600];
         if (errno == EEXIST || (app != MAP_FAILED && (uintptr_t)app != base))
             dsm_fatal("the shared region 0x%lx..0x%lx is already in use by [%s]; "
-                      "set OMPDSM_REGION_BASE to a free address",
+                      "set OMPDSM_REGION_BASE to a free address%s",
                       (unsigned long)base, (unsigned long)(base + size),
-                      collision(base, size, what, sizeof what));
+                      collision(base, size, what, sizeof what), sanitizer_hint());
         dsm_fatal("cannot map the shared region at 0x%lx (%zu bytes): %s",
                   (unsigned long)base, size, strerror(errno));
     }
     map_runtime_view(s, base, size);
+}
+
+/* Copies the program's global data out (size: whole pages).  Under
+ * AddressSanitizer the range holds the redzones ASan puts between global
+ * variables, poisoned in its shadow memory: copying all of it is the
+ * runtime's business, not an access of the program, and must not be
+ * checked.  memcpy would be (ASan intercepts it, whoever calls), so the copy
+ * is a loop in an uninstrumented function; volatile keeps the compiler from
+ * turning it back into a call to memcpy. */
+__attribute__((no_sanitize_address)) static void copy_globals(void *dst, uintptr_t src, size_t size)
+{
+#ifdef __SANITIZE_ADDRESS__
+    volatile uint64_t *d = dst;
+    const uint64_t *from = (const uint64_t *)src;
+    for (size_t i = 0; i < size / sizeof *d; i++)
+        d[i] = from[i];
+#else
+    memcpy(dst, (const void *)src, size);
+#endif
 }
 
 /* Turns the executable's writable data (initialised data and bss) into a
@@ -102,7 +132,7 @@ static void adopt_globals(void)
     void *copy = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (copy == MAP_FAILED)
         dsm_fatal("cannot save the program's global data (%zu bytes): %s", size, strerror(errno));
-    memcpy(copy, (void *)start, size);
+    copy_globals(copy, start, size);
     if (mmap((void *)start, size, PROT_NONE, MAP_SHARED | MAP_FIXED, s->memfd, 0) == MAP_FAILED)
         dsm_fatal("cannot map the program's global data as shared memory: %s", strerror(errno));
     map_runtime_view(s, start, size);

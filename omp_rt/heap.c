@@ -18,6 +18,12 @@
  *   large blocks             runs of whole pages, first fit in an
  *                            address-ordered free list that coalesces.
  * free() of a block from another node's arena is sent to that node.
+ *
+ * The malloc family defined at the end interposes the C library's for the
+ * whole process.  Under AddressSanitizer, whose own malloc family then
+ * comes first, the program's calls are wrapped at link time instead
+ * (wrap_main.c); both call the omp_rt_* entry points with the caller's
+ * address.
  */
 #include "omp_rt.h"
 
@@ -27,23 +33,20 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/lsan_interface.h>
+#endif
 #include <link.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void *__libc_memalign(size_t, size_t);
-extern void __libc_free(void *);
+#include <unistd.h>
 
 #define SLAB (64UL << 10)
 #define SMALL_MAX 2048
 #define OP_HEAP_FREE 26
-
-static size_t (*real_usable_size)(void *);
 
 static const uint32_t class_size[] = { 16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048 };
 #define NCLASSES (sizeof class_size / sizeof *class_size)
@@ -71,6 +74,53 @@ static struct {
     uint32_t *run_pages;            /* per page: pages of the large block starting there */
     struct run *runs;
 } heap = { .mu = PTHREAD_MUTEX_INITIALIZER };
+
+/* ---- the private heap ----------------------------------------------------------- */
+
+/* Memory that is not the program's, and the heap's own bookkeeping.  It
+ * comes from the C library's allocator, called by its internal names since
+ * our malloc stands in front of it; with AddressSanitizer, from ASan's
+ * allocator, which then stands in front of ours (and checks every private
+ * block: the runtime's, UCX's, the C library's). */
+#ifdef __SANITIZE_ADDRESS__
+
+static void *private_malloc(size_t n) { return malloc(n); }
+static void *private_calloc(size_t n, size_t size) { return calloc(n, size); }
+static void *private_realloc(void *p, size_t n) { return realloc(p, n); }
+static void *private_memalign(size_t align, size_t n) { return memalign(align, n); }
+static void private_free(void *p) { free(p); }
+static size_t private_usable_size(void *p) { return malloc_usable_size(p); }
+static void private_heap_init(void) { }
+
+#else
+
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void *__libc_memalign(size_t, size_t);
+extern void __libc_free(void *);
+
+static void *private_malloc(size_t n) { return __libc_malloc(n); }
+static void *private_calloc(size_t n, size_t size) { return __libc_calloc(n, size); }
+static void *private_realloc(void *p, size_t n) { return __libc_realloc(p, n); }
+static void *private_memalign(size_t align, size_t n) { return __libc_memalign(align, n); }
+static void private_free(void *p) { __libc_free(p); }
+
+/* The C library's malloc_usable_size has no internal name: it is looked up
+ * at start-up. */
+static size_t (*libc_usable_size)(void *);
+
+static size_t private_usable_size(void *p)
+{
+    return libc_usable_size ? libc_usable_size(p) : 0;
+}
+
+static void private_heap_init(void)
+{
+    libc_usable_size = (size_t(*)(void *))dlsym(RTLD_NEXT, "malloc_usable_size");
+}
+
+#endif
 
 /* ---- which calls are the program's ----------------------------------------- */
 
@@ -112,7 +162,7 @@ static void push(struct stack *s, uintptr_t v)
 {
     if (s->n == s->cap) {
         s->cap = s->cap ? 2 * s->cap : 1024;
-        s->v = __libc_realloc(s->v, s->cap * sizeof *s->v);
+        s->v = private_realloc(s->v, s->cap * sizeof *s->v);
         if (!s->v)
             dsm_fatal("out of memory for the shared heap's free lists");
     }
@@ -138,7 +188,7 @@ static uintptr_t take_pages(size_t pages)
         if (!(*r)->pages) {
             struct run *gone = *r;
             *r = gone->next;
-            __libc_free(gone);
+            private_free(gone);
         }
         return at;
     }
@@ -160,7 +210,7 @@ static void give_pages(uintptr_t at, size_t pages)
     if (prev && prev->at + prev->pages * dsm.page_size == at) {
         prev->pages += pages;
     } else {
-        struct run *n = __libc_malloc(sizeof *n);
+        struct run *n = private_malloc(sizeof *n);
         if (!n)
             dsm_fatal("out of memory for the shared heap's free lists");
         *n = (struct run){ .at = at, .pages = pages, .next = next };
@@ -170,7 +220,7 @@ static void give_pages(uintptr_t at, size_t pages)
     if (next && prev->at + prev->pages * dsm.page_size == next->at) {
         prev->pages += next->pages;
         prev->next = next->next;
-        __libc_free(next);
+        private_free(next);
     }
 }
 
@@ -296,35 +346,46 @@ void omp_heap_init(void)
     heap.lo = heap.brk = heap.base + (size_t)omp_rt.node * heap.arena_size;
     heap.hi = heap.lo + heap.arena_size;
     heap.page_class = table(heap.arena_size >> dsm.page_shift);
-    real_usable_size = (size_t(*)(void *))dlsym(RTLD_NEXT, "malloc_usable_size");
+    private_heap_init();
     heap.run_pages = table((heap.arena_size >> dsm.page_shift) * sizeof *heap.run_pages);
     net_register(OP_HEAP_FREE, on_remote_free);
+#ifdef __SANITIZE_ADDRESS__
+    /* The program may keep pointers to private blocks (from strdup, say) in
+     * shared ones: LeakSanitizer must scan the shared heap.  It reads only
+     * the pages this node can read when it looks. */
+    __lsan_register_root_region((void *)heap.base, heap.end - heap.base);
+#endif
     heap.on = true;
 }
 
-/* ---- the interposed functions --------------------------------------------------- */
+/* ---- the allocation entry points -------------------------------------------------- */
+
+/* Every call names its caller: a call from the program's code gets shared
+ * memory, any other call private memory.  Programs reach these through
+ * the malloc family below, or, in AddressSanitizer builds, through the
+ * program's own wrappers (wrap_main.c). */
 
 #define API __attribute__((visibility("default")))
 
-API void *malloc(size_t size)
+API void *omp_rt_malloc(size_t size, const void *caller)
 {
-    if (!from_program(__builtin_return_address(0)))
-        return __libc_malloc(size);
+    if (!from_program(caller))
+        return private_malloc(size);
     return shared_alloc(size, 16);
 }
 
-API void free(void *p)
+API void omp_rt_free(void *p)
 {
     if (in_heap(p))
         shared_free(p);
     else
-        __libc_free(p);
+        private_free(p);
 }
 
-API void *calloc(size_t n, size_t size)
+API void *omp_rt_calloc(size_t n, size_t size, const void *caller)
 {
-    if (!from_program(__builtin_return_address(0)))
-        return __libc_calloc(n, size);
+    if (!from_program(caller))
+        return private_calloc(n, size);
     size_t bytes;
     if (__builtin_mul_overflow(n, size, &bytes)) {
         errno = ENOMEM;
@@ -345,71 +406,107 @@ static size_t usable(const void *p)
     return n;
 }
 
-API void *realloc(void *p, size_t size)
+API void *omp_rt_realloc(void *p, size_t size, const void *caller)
 {
-    bool shared = from_program(__builtin_return_address(0));
+    bool shared = from_program(caller);
     if (!p)
-        return shared ? shared_alloc(size, 16) : __libc_realloc(NULL, size);
+        return shared ? shared_alloc(size, 16) : private_realloc(NULL, size);
     if (!in_heap(p) && !shared)
-        return __libc_realloc(p, size);
+        return private_realloc(p, size);
     if (size == 0) {
-        free(p);
+        omp_rt_free(p);
         return NULL;
     }
-    size_t old = in_heap(p) ? usable(p) : real_usable_size(p);
+    size_t old = in_heap(p) ? usable(p) : private_usable_size(p);
     if (in_heap(p) && old >= size)
         return p;
-    void *q = shared ? shared_alloc(size, 16) : __libc_malloc(size);
+    void *q = shared ? shared_alloc(size, 16) : private_malloc(size);
     if (!q)
         return NULL;
     /* A block of another node's arena: its size is not known here, so copy
      * what the caller asks for (the pages exist whatever their contents). */
     memcpy(q, p, old && old < size ? old : size);
-    free(p);
+    omp_rt_free(p);
     return q;
 }
 
-API int posix_memalign(void **out, size_t align, size_t size)
+API void *omp_rt_memalign(size_t align, size_t size, const void *caller)
+{
+    if (!from_program(caller))
+        return private_memalign(align, size);
+    return shared_alloc(size, align);
+}
+
+API int omp_rt_posix_memalign(void **out, size_t align, size_t size, const void *caller)
 {
     if (align < sizeof(void *) || (align & (align - 1)))
         return EINVAL;
-    if (!from_program(__builtin_return_address(0))) {
-        void *p = __libc_memalign(align, size);
-        if (!p)
-            return ENOMEM;
-        *out = p;
-        return 0;
-    }
-    *out = shared_alloc(size, align);
+    void *p = omp_rt_memalign(align, size, caller);
+    if (!p)
+        return ENOMEM;
+    *out = p;
     return 0;
 }
 
-API void *aligned_alloc(size_t align, size_t size)
-{
-    if (!from_program(__builtin_return_address(0)))
-        return __libc_memalign(align, size);
-    return shared_alloc(size, align);
-}
-
-API void *memalign(size_t align, size_t size)
-{
-    if (!from_program(__builtin_return_address(0)))
-        return __libc_memalign(align, size);
-    return shared_alloc(size, align);
-}
-
-API void *valloc(size_t size)
-{
-    if (!from_program(__builtin_return_address(0)))
-        return __libc_memalign(dsm.page_size ? dsm.page_size : 4096, size);
-    return shared_alloc(size, dsm.page_size);
-}
-
-API size_t malloc_usable_size(void *p)
+API size_t omp_rt_usable_size(void *p)
 {
     if (!p)
         return 0;
     if (in_heap(p))
         return usable(p);
-    return real_usable_size ? real_usable_size(p) : 0;
+    return private_usable_size(p);
 }
+
+/* ---- the interposed functions --------------------------------------------------- */
+
+/* With AddressSanitizer, its runtime is loaded first and its malloc family
+ * comes first in the symbol search order: definitions here would never be
+ * called, so there are none (see wrap_main.c). */
+#ifndef __SANITIZE_ADDRESS__
+
+API void *malloc(size_t size)
+{
+    return omp_rt_malloc(size, __builtin_return_address(0));
+}
+
+API void free(void *p)
+{
+    omp_rt_free(p);
+}
+
+API void *calloc(size_t n, size_t size)
+{
+    return omp_rt_calloc(n, size, __builtin_return_address(0));
+}
+
+API void *realloc(void *p, size_t size)
+{
+    return omp_rt_realloc(p, size, __builtin_return_address(0));
+}
+
+API int posix_memalign(void **out, size_t align, size_t size)
+{
+    return omp_rt_posix_memalign(out, align, size, __builtin_return_address(0));
+}
+
+API void *aligned_alloc(size_t align, size_t size)
+{
+    return omp_rt_memalign(align, size, __builtin_return_address(0));
+}
+
+API void *memalign(size_t align, size_t size)
+{
+    return omp_rt_memalign(align, size, __builtin_return_address(0));
+}
+
+API void *valloc(size_t size)
+{
+    return omp_rt_memalign((size_t)sysconf(_SC_PAGESIZE), size, __builtin_return_address(0));
+}
+
+API size_t malloc_usable_size(void *p)
+{
+    return omp_rt_usable_size(p);
+}
+
+#endif

@@ -62,6 +62,17 @@ void omp_env_load(void);
 bool omp_parse_schedule(const char *v, enum omp_sched *kind, long *chunk, bool *monotonic);
 const char *omp_sched_name(enum omp_sched kind);
 
+/* heap.c: the malloc family of the program, called with the caller's
+ * address (the program's calls get shared memory).  Exported: in
+ * AddressSanitizer builds the program's wrappers (wrap_main.c) call them. */
+void *omp_rt_malloc(size_t size, const void *caller);
+void omp_rt_free(void *p);
+void *omp_rt_calloc(size_t n, size_t size, const void *caller);
+void *omp_rt_realloc(void *p, size_t size, const void *caller);
+void *omp_rt_memalign(size_t align, size_t size, const void *caller);
+int omp_rt_posix_memalign(void **out, size_t align, size_t size, const void *caller);
+size_t omp_rt_usable_size(void *p);
+
 /* parallel.c */
 void omp_rt_register(void);          /* message handlers, before any region */
 int omp_rt_worker_loop(void);         /* nodes other than 0: returns the exit status */

@@ -13,6 +13,13 @@
  *   4. when node 0 exits (main returns or exit() is called), the exit status
  *      travels to every node with a last barrier; all leave the job and exit
  *      with that status.
+ *
+ * main() never returns to the C library's start-up on the original stack:
+ * run_main() calls exit() with its status, as the C library would, from the
+ * shared stack.  So there is no context to switch back to, and the switch
+ * is a setcontext(), which AddressSanitizer leaves alone (it warns about
+ * every swapcontext()).  It is told about the new stack instead
+ * (sanitizer_switch_stack), so that it knows which stack main() runs on.
  */
 #include "omp_rt.h"
 
@@ -24,8 +31,12 @@
 
 #include <dlfcn.h>
 
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/common_interface_defs.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdnoreturn.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -37,27 +48,50 @@ static struct {
     int (*main)(int, char **, char **);
     int argc;
     char **argv, **envp;
-    int status;
-    ucontext_t caller, callee;
+    ucontext_t callee;
 } boot;
 
-static void run_main(void)
+/* Tells AddressSanitizer that this thread leaves its stack for good and
+ * continues on [stack, stack + size) (start), and that it got there
+ * (finish).  Otherwise ASan would go on believing that main() runs on the
+ * thread's original stack: before a noreturn call such as exit() it could
+ * not clear the redzones it poisoned on the shared stack, and would warn
+ * that false reports may follow. */
+static void sanitizer_switch_stack_start(void *stack, size_t size)
 {
-    boot.status = boot.main(boot.argc, boot.argv, boot.envp);
+#ifdef __SANITIZE_ADDRESS__
+    __sanitizer_start_switch_fiber(NULL, stack, size);
+#else
+    (void)stack;
+    (void)size;
+#endif
 }
 
-/* Runs main() on a stack in the shared region and returns its status. */
-static int main_on_shared_stack(void *stack, size_t size)
+static void sanitizer_switch_stack_finish(void)
+{
+#ifdef __SANITIZE_ADDRESS__
+    __sanitizer_finish_switch_fiber(NULL, NULL, NULL);
+#endif
+}
+
+static noreturn void run_main(void)
+{
+    sanitizer_switch_stack_finish();
+    exit(boot.main(boot.argc, boot.argv, boot.envp));
+}
+
+/* Runs main() on a stack in the shared region; never returns. */
+static noreturn void main_on_shared_stack(void *stack, size_t size)
 {
     if (getcontext(&boot.callee))
         dsm_fatal("getcontext failed");
     boot.callee.uc_stack.ss_sp = stack;
     boot.callee.uc_stack.ss_size = size;
-    boot.callee.uc_link = &boot.caller;
+    boot.callee.uc_link = NULL;
     makecontext(&boot.callee, run_main, 0);
-    if (swapcontext(&boot.caller, &boot.callee))
-        dsm_fatal("swapcontext failed");
-    return boot.status;
+    sanitizer_switch_stack_start(stack, size);
+    setcontext(&boot.callee);
+    dsm_fatal("setcontext failed");
 }
 
 /* Node 0 leaving, however it leaves: the others learn its status. */
@@ -104,5 +138,5 @@ __attribute__((visibility("default"))) int omp_rt_start(int argc, char **argv, c
     boot.argc = argc;
     boot.argv = argv;
     boot.envp = envp;
-    return main_on_shared_stack(stack, MAIN_STACK_SIZE);
+    main_on_shared_stack(stack, MAIN_STACK_SIZE);
 }

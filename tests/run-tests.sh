@@ -21,6 +21,8 @@ TLS=${OMPDSM_TEST_TLS:-"shm tcp"}
 TIMEOUT=${OMPDSM_TEST_TIMEOUT:-120}
 LOG=$BUILD/tests/logs
 mkdir -p "$LOG"
+SRC_TESTS=$SRC/tests
+. "$SRC_TESTS/sanitizers.sh"
 passed=0
 failed=0
 
@@ -54,15 +56,24 @@ dsm_job() {
 }
 
 # The segfault test: the job must fail with the launcher naming a segfault,
-# and leave no node process behind.
+# and leave no node process behind.  With AddressSanitizer, the DSM passes
+# the segfault on to ASan's handler, which reports it and exits with status
+# 1: then ASan's report and the launcher naming that exit are wanted.
+segv_reported() {     # segv_reported RC LOG
+    if [ "$ASAN" = 1 ]; then
+        [ "$1" -eq 1 ] && grep -q "$SEGV_REPORT" "$2" && grep -q "node [0-9]* (pid [0-9]*) exited with status 1" "$2"
+    else
+        [ "$1" -eq 139 ] && grep -q "killed by signal 11 (Segmentation fault)" "$2"
+    fi
+}
+
 segv_job() {
     np=$1 tls=$2
     log="$LOG/null_deref.np$np.$tls.log"
     env $(ucx_env "$tls") "$RUN" --timeout "$TIMEOUT" -np "$np" "$BUILD/tests/dsm/null_deref" >"$log" 2>&1
     rc=$?
     ok=1
-    if [ $rc -eq 139 ] && grep -q "killed by signal 11 (Segmentation fault)" "$log" \
-        && ! grep -q "survived" "$log"; then
+    if segv_reported $rc "$log" && ! grep -q "survived" "$log"; then
         ok=0
     else
         echo "exit status $rc" >>"$log"
@@ -116,6 +127,7 @@ for tls in $TLS; do
             "$BUILD/tests/dsm/false_sharing"
         dsm_job lock_counter "$np" "$tls" "" "$BUILD/tests/dsm/lock_counter" 10000
         dsm_job concurrent_faults "$np" "$tls" "" "$BUILD/tests/dsm/concurrent_faults"
+        dsm_job libc_on_shared "$np" "$tls" "" "$BUILD/tests/dsm/libc_on_shared"
         dsm_job sparse_region "$np" "$tls" "OMPDSM_REGION_SIZE=8G" "$BUILD/tests/dsm/sparse_region"
         segv_job "$np" "$tls"
         dsm_job migrate_laplace_homes "$np" "$tls" "" "$BUILD/tests/migrate/laplace_homes"

@@ -34,6 +34,8 @@ LIMIT=30
 mkdir -p "$OUT" || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
+SRC_TESTS=$TOP/tests
+. "$SRC_TESTS/sanitizers.sh"
 # Shared-memory transports only: the job runs on this machine.
 UCX_TLS=${UCX_TLS:-self,sm}
 export UCX_TLS
@@ -68,8 +70,9 @@ for p in omp_small malloc_exhaust target teams doacross; do
 done
 # Another build of omp_small (other code, so another build id).
 build omp_small_O0 "$DSMCC" -O0 "$SRC/omp_small.c" -o "$OUT/omp_small_O0"
-build exhaust "$CC" -O2 -I"$TOP/include" "$SRC/exhaust.c" -o "$OUT/exhaust" \
-    -L"$BUILD/.libs" -Wl,-rpath,"$BUILD/.libs" -lompdsm
+# shellcheck disable=SC2086
+build exhaust "$CC" -O2 $SANITIZE_CFLAGS -I"$TOP/include" "$SRC/exhaust.c" -o "$OUT/exhaust" \
+    $SANITIZE_LDFLAGS -L"$BUILD/.libs" -Wl,-rpath,"$BUILD/.libs" -lompdsm
 
 # ---- one case ------------------------------------------------------------------
 
@@ -225,6 +228,15 @@ else
     echo "FAIL errors: OMPDSM_REGION_BASE at the program's text (0x555555554000)"
     echo "    not run: setarch -R (to turn address randomisation off) does not work here"
     failed=1
+fi
+
+# ---- AddressSanitizer in the way of the DSM's SIGSEGV handler ----------------------
+
+# Only in a build configured with --enable-sanitizers (with address).
+if [ "$ASAN" = 1 ]; then
+    check "ASAN_OPTIONS=allow_user_segv_handler=0 (ASan keeps SIGSEGV)" "$P" \
+        "SIGSEGV handler could not be installed.*allow_user_segv_handler" \
+        env ASAN_OPTIONS=allow_user_segv_handler=0 "$RUN" -np 2 "$P"
 fi
 
 # ---- unsupported OpenMP constructs ----------------------------------------------------
