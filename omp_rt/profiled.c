@@ -190,7 +190,7 @@ static double median_speed(const struct site *s, int node)
  * medians of the executions' relative speeds), in
  * multiples of min iterations, each at least min long when there are
  * enough iterations.  (A node that had no iterations has no speed: its
- * block shrinks towards the minimum.)  A move smaller than a quarter of
+ * block shrinks towards the minimum.)  A move smaller than an eighth of
  * alpha of a block is not made: it would gain less than the noise of the
  * times, and on a DSM every move costs page traffic.  Returns whether the
  * blocks changed. */
@@ -222,7 +222,7 @@ static bool repartition(struct site *s)
         largest = d > largest ? d : largest;
     }
     bounds[nodes] = n;
-    double dead = omp_profiled.alpha / 4 * (double)n / nodes;
+    double dead = omp_profiled.alpha / 8 * (double)n / nodes;
     if (largest == 0 || (double)largest < dead)
         return false;
     /* A boundary that turns back means the last step overshot (noise, or

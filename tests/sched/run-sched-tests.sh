@@ -10,7 +10,8 @@
 #               15% of the ratio of the nodes' speeds (alpha=0.05: the
 #               default 0.1 tolerates times 10% off the mean, that is a
 #               ratio up to 1.22 between two nodes);
-# and in both the checksum equals libgomp's.  Prints PASS/FAIL lines.
+# and in both the checksum equals libgomp's.  (The equal case is run again
+# when the nodes turn out not to be equal, see below.)  Prints PASS/FAIL lines.
 # Needs root for the cgroup (cgroup v1 "cpu" or cgroup v2 with cpu.max).
 set -u
 BUILD=$(cd "$1" && pwd)
@@ -53,14 +54,26 @@ check() {
             printf "static speeds ratio %.3f; profiled: speeds %.0f %.0f (ratio %.3f), blocks %d %d (ratio %.3f), " \
                 "target %.3f, deviation %.3f\n", st1 / st0, s0, s1, s1 / s0, b0, b1, b1 / b0, target, dev
             if (!equal && st1 / st0 > 0.8) { print "node 1 was not slowed down"; exit 1 }
+            if (equal && (st1 / st0 > 1.1 || st1 / st0 < 0.9)) { print "the nodes were not equal"; exit 2 }
             exit (dev > maxdev || dev < -maxdev)
         }' "$2" >>"$2"
 }
 
+# The case needs equal nodes: when the static loop shows them more than 10%
+# apart (something else ran on one CPU), it is run again, up to 3 times;
+# every attempt stays in the log.
 log=$LOG/sched.equal.log
-OMP_SCHEDULE=profiled "$BUILD/ompdsm-run" --bind-to core -np 2 "$OUT/profiled_blocks.dsm" >"$log" 2>&1 &&
-    check equal "$log" 0.05 1 "$want"
-verdict "sched: profiled blocks equal on equal nodes" $? "$log"
+: >"$log"
+for attempt in 1 2 3; do
+    one=$LOG/sched.equal.$attempt.log
+    OMP_SCHEDULE=profiled "$BUILD/ompdsm-run" --bind-to core -np 2 "$OUT/profiled_blocks.dsm" >"$one" 2>&1 &&
+        check equal "$one" 0.05 1 "$want"
+    rc=$?
+    echo "attempt $attempt:" >>"$log"
+    cat "$one" >>"$log"
+    [ $rc -eq 2 ] || break
+done
+verdict "sched: profiled blocks equal on equal nodes" $rc "$log"
 
 log=$LOG/sched.slowed.log
 if procs=$(sh "$SLOW" cgroup ompdsm-test-$$); then
