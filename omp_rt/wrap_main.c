@@ -30,14 +30,20 @@ int __wrap_main(int argc, char **argv, char **envp)
 #include <unistd.h>
 
 /* ASan reads this before the program starts, then ASAN_OPTIONS (which
- * wins).  allow_user_segv_handler lets the DSM install its SIGSEGV handler
- * (the default of GCC 12's ASan, said here so that it does not depend on
- * the version); the DSM checks that it did (dsm/fault.c). */
+ * wins).  Both are GCC 12's defaults, said here so that they do not depend
+ * on the version:
+ *   allow_user_segv_handler=1        the DSM installs its SIGSEGV handler
+ *                                    (and checks that it did, dsm/fault.c);
+ *   detect_stack_use_after_return=0  no private "fake stack": local
+ *                                    variables of the runtime stay on the
+ *                                    stack they are declared on (ompdsm-cc
+ *                                    compiles programs without fake stacks
+ *                                    anyway, for main()'s shared locals). */
 const char *__asan_default_options(void);
 
 const char *__asan_default_options(void)
 {
-    return "allow_user_segv_handler=1";
+    return "allow_user_segv_handler=1:detect_stack_use_after_return=0";
 }
 
 /* LeakSanitizer checks node 0 when the program exits.  PMIx (nodes started

@@ -1,7 +1,9 @@
 #!/bin/sh
 # run-tests.sh: runs every test of the project against a built tree and
 # prints one line per test ("PASS name" / "FAIL name"), then a final line
-# "N passed, N failed".  Exits non-zero if any test failed.
+# "N passed, N failed".  Exits non-zero if any test failed.  A case that
+# cannot run in this build prints a SKIP line saying why, and is counted in
+# a line before the last.
 #
 #   tests/run-tests.sh [BUILD_DIR]        (default: the current directory)
 #
@@ -25,6 +27,7 @@ SRC_TESTS=$SRC/tests
 . "$SRC_TESTS/sanitizers.sh"
 passed=0
 failed=0
+skipped=0
 
 report() {   # report NAME STATUS(0=pass) LOGFILE
     if [ "$2" -eq 0 ]; then
@@ -112,6 +115,7 @@ counted() {
         case $line in
         PASS*) passed=$((passed + 1)); echo "$line" ;;
         FAIL*) failed=$((failed + 1)); echo "$line" ;;
+        SKIP*) skipped=$((skipped + 1)); echo "$line" ;;
         "    "*) echo "$line" ;;
         esac
     done <"$1"
@@ -159,5 +163,6 @@ suite mpirun mpirun/run-mpirun-tests.sh
 # (needs root; uses the OpenMP programs built above)
 suite netns netns/run-netns-tests.sh
 
+[ "$skipped" -eq 0 ] || echo "$skipped skipped (see the SKIP lines)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
