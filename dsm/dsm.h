@@ -160,6 +160,8 @@ void dsm_fault(uint64_t page, bool write);
 uint64_t dsm_fault_time_ns(void);
 /* At the home: whether another node may hold a copy of the page. */
 bool dsm_shared(uint64_t page);
+/* At the new home of pages nobody else holds: make them writable now. */
+void dsm_adopt(const uint64_t *sorted, size_t n);
 
 /* flush.c: publishes this node's writes at the homes; returns, sorted, the
  * pages written since the previous release. */

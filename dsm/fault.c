@@ -131,6 +131,51 @@ static void home_fault(uint64_t page, bool write)
     }
 }
 
+/* Pages this node has just become home of, that no other node holds
+ * (home migration moved them here and every other copy was dropped):
+ * writable at once, watched as unshared pages are (home_rw), as the first
+ * fault of each would leave them.  A migration moves thousands of pages
+ * whose new home goes on to use them; this saves a fault per page.
+ * `sorted` is in increasing order; no stripe lock may be held. */
+void dsm_adopt(const uint64_t *sorted, size_t n)
+{
+    uint64_t *todo = malloc(n * sizeof *todo + 1);
+    if (!todo)
+        dsm_fatal("out of memory adopting migrated pages");
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t p = sorted[i];
+        struct dsm_stripe *s = dsm_stripe(p);
+        pthread_mutex_lock(&s->mu);
+        while (dsm_flag(p, PF_BUSY))
+            pthread_cond_wait(&s->cv, &s->mu);
+        if (dsm.state[p] != PG_RW && !dsm_pinned(p) && !dsm_shared(p)) {
+            dsm_flag_set(p, PF_BUSY);
+            todo[k++] = p;
+        }
+        pthread_mutex_unlock(&s->mu);
+    }
+    if (k)
+        dsm_protect_list(todo, k, PG_RW);
+    for (size_t i = 0; i < k; i++) {
+        struct dsm_stripe *s = dsm_stripe(todo[i]);
+        pthread_mutex_lock(&s->mu);
+        dsm.state[todo[i]] = PG_RW;
+        dsm_flag_clear(todo[i], PF_BUSY);
+        pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->mu);
+    }
+    pthread_mutex_lock(&dsm.lists_mu);
+    for (size_t i = 0; i < k; i++) {
+        if (!dsm_flag(todo[i], PF_HRW)) {
+            dsm_plist_add(&dsm.home_rw, todo[i]);
+            dsm_flag_set(todo[i], PF_HRW);
+        }
+    }
+    pthread_mutex_unlock(&dsm.lists_mu);
+    free(todo);
+}
+
 static void make_twin(uint64_t page)
 {
     void *t = malloc(dsm.page_size);

@@ -10,7 +10,9 @@
  *      gathers every node's moves and gives the whole list to every node;
  *   4. every node applies the list: a new home fetches the page from the
  *      old one, every node records the new home and drops its copy, so that
- *      no node holds a copy the new home does not know of;
+ *      no node holds a copy the new home does not know of; the new home
+ *      makes the pages writable at once (dsm_adopt), saving the fault
+ *      each would take on its first use;
  *   5. a last barrier, so that no node touches a moved page before its new
  *      home has fetched it.
  * Every node learns every move before any node runs on, so no node can act
@@ -212,6 +214,7 @@ static void apply_moves(const struct mig_move *m, size_t n)
 {
     fetch_moved_in(m, n);
     uint64_t *drop = malloc((n + 1) * sizeof *drop);
+    struct dsm_plist in = { 0 };
     if (!drop)
         dsm_fatal("out of memory applying page migrations");
     size_t k = 0;
@@ -222,6 +225,7 @@ static void apply_moves(const struct mig_move *m, size_t n)
         if (m[i].to == dsm.node) {
             /* Nobody holds a copy now: the page starts unshared here. */
             __atomic_fetch_and(&dsm.sharers[1 + p / 64], ~(1ULL << (p % 64)), __ATOMIC_SEQ_CST);
+            dsm_plist_add(&in, p);
             STAT_ADD(pages_migrated_in, 1);
         } else {
             drop[k++] = p;
@@ -231,6 +235,9 @@ static void apply_moves(const struct mig_move *m, size_t n)
     drop_moved_out();
     dsm_invalidate(drop, NULL, k);
     free(drop);
+    dsm_plist_sort(&in);
+    dsm_adopt(in.pages, in.n);
+    dsm_plist_free(&in);
 }
 
 /* ---- statistics ----------------------------------------------------- */
