@@ -551,6 +551,8 @@ void net_start(void)
     int err = pthread_create(&net.thread, NULL, progress_main, NULL);
     if (err)
         dsm_fatal("cannot start the progress thread: %s", strerror(err));
+    /* Named, so that ps, top and gdb tell it from the program's threads. */
+    pthread_setname_np(net.thread, "ompdsm-progress");
     net.running = true;
 }
 

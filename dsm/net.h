@@ -4,7 +4,10 @@
  * A message is an operation code plus one contiguous body.  Handlers run
  * inside ucp_worker_progress(), in the node's progress thread or in an
  * application thread that is waiting for a reply, always with the transport
- * lock held: they must not block, but they may send.
+ * lock held: they must not block, but they may send.  The other side of
+ * that rule: a thread that holds a mutex some handler takes must not call
+ * into the transport (send, wait) before it lets the mutex go, or it and
+ * the progress thread each wait for the lock the other holds.
  *
  * Page data moves with one-sided gets from the home's memory: on the
  * shared-memory transports they are real one-sided copies (cma), elsewhere

@@ -115,6 +115,8 @@ static void on_chunk(int src, void *body, size_t len)
     net_wait_done(&cw->w);
 }
 
+/* Sends a message, so never called with ws.mu held: the progress thread
+ * takes ws.mu inside its handlers while it holds the transport's lock. */
 static void let_go(int node, uint64_t cookie)
 {
     if (node == 0)
@@ -127,9 +129,8 @@ static void ordered_wait_at_0(int node, const struct ord_req *r)
 {
     pthread_mutex_lock(&ws.mu);
     struct construct *c = find(r->region, r->seq);
-    if (c->ord_next == r->iter) {
-        let_go(node, r->cookie);
-    } else {
+    bool due = c->ord_next == r->iter;
+    if (!due) {
         struct waiter *w = malloc(sizeof *w);
         if (!w)
             dsm_fatal("out of memory for ordered waiters");
@@ -137,6 +138,8 @@ static void ordered_wait_at_0(int node, const struct ord_req *r)
         c->waiting = w;
     }
     pthread_mutex_unlock(&ws.mu);
+    if (due)
+        let_go(node, r->cookie);
 }
 
 static void ordered_done_at_0(const struct ord_req *r)
@@ -144,16 +147,19 @@ static void ordered_done_at_0(const struct ord_req *r)
     pthread_mutex_lock(&ws.mu);
     struct construct *c = find(r->region, r->seq);
     c->ord_next = r->iter;
+    struct waiter *due = NULL;
     for (struct waiter **p = &c->waiting; *p; p = &(*p)->next) {
         if ((*p)->iter == r->iter) {
-            struct waiter *w = *p;
-            *p = w->next;
-            let_go(w->node, w->cookie);
-            free(w);
+            due = *p;
+            *p = due->next;
             break;
         }
     }
     pthread_mutex_unlock(&ws.mu);
+    if (due) {
+        let_go(due->node, due->cookie);
+        free(due);
+    }
 }
 
 static void on_ordered_wait(int src, void *body, size_t len)

@@ -34,6 +34,12 @@
 # the time of each run and every node's samples in KiB.  Exits non-zero if
 # any case failed.
 #
+# Under AddressSanitizer (configure --enable-sanitizers), freed blocks wait
+# in ASan's quarantine (256 MiB by default) before they are reused, so
+# memory grows with the work until the quarantine is full, leak or not.
+# The runs therefore get ASAN_OPTIONS=quarantine_size_mb=0: a freed block
+# is reused at once, as in other builds, and a leak grows as it would.
+#
 # Environment: OMPDSM_SOAK_NODES (default 4), OMPDSM_SOAK_TIMEOUT seconds
 # per run (default 300), CC (default gcc) for the libgomp build.
 set -u
@@ -50,6 +56,12 @@ TIMEOUT=${OMPDSM_SOAK_TIMEOUT:-300}
 MEM_BOUND_KIB=512
 mkdir -p "$OUT"
 failed=0
+SRC_TESTS=$(cd "$SRC/.." && pwd)
+. "$SRC_TESTS/sanitizers.sh"
+if [ "$ASAN" = 1 ]; then
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0:thread_local_quarantine_size_kb=0"
+    export ASAN_OPTIONS
+fi
 
 # excerpt FILE: the first lines of FILE, indented.
 excerpt() {
