@@ -148,6 +148,7 @@ void dsm_plist_free(struct dsm_plist *l);
 
 /* home.c */
 int dsm_home_of(uint64_t page);            /* may ask the base; no stripe lock held */
+int dsm_home_known(uint64_t page);         /* the home if known without a message, else -1 */
 void dsm_home_record_alloc(uint64_t first, uint64_t n, int fixed_home);
 void dsm_home_register(void);
 
@@ -156,8 +157,6 @@ void dsm_fault_install(void);
 void dsm_fault_thread_init(void);       /* each application thread */
 void dsm_fault_remove(void);
 void dsm_fault(uint64_t page, bool write);
-/* Nanoseconds the calling thread has spent in DSM page faults. */
-uint64_t dsm_fault_time_ns(void);
 /* At the home: whether another node may hold a copy of the page. */
 bool dsm_shared(uint64_t page);
 /* At the new home of pages nobody else holds: make them writable now. */

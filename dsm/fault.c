@@ -52,8 +52,8 @@ bool dsm_shared(uint64_t page)
 }
 
 /* A one-sided get of pages page..page+n-1 (one run of a segment, one
- * home) from the home's runtime view.  The first fetch of a page also puts
- * it in the fresh list: the home does not know yet that we hold a copy
+ * home) from the home's runtime view.  The first fetch of each page also
+ * puts it in the fresh list: the home does not know yet that we hold a copy
  * (flush.c registers us at our next release). */
 static void fetch(uint64_t page, uint64_t n, int home)
 {
@@ -63,31 +63,40 @@ static void fetch(uint64_t page, uint64_t n, int home)
     net_rma_get(&w, home, seg->net_id, (page - seg->first_page) << dsm.page_shift, dsm_rt(page),
                 n << dsm.page_shift);
     net_rma_end(&w);
-    if (!dsm_flag(page, PF_SHARER)) {
-        dsm_flag_set(page, PF_SHARER);
+    for (uint64_t q = page; q < page + n; q++) {
+        if (dsm_flag(q, PF_SHARER))
+            continue;
+        dsm_flag_set(q, PF_SHARER);
         pthread_mutex_lock(&dsm.lists_mu);
-        dsm_plist_add(&dsm.fresh, page);
+        dsm_plist_add(&dsm.fresh, q);
         pthread_mutex_unlock(&dsm.lists_mu);
     }
     STAT_ADD(pages_fetched, n);
 }
 
-/* Read-ahead: the pages after a faulting one that this node held before
- * and lost to a write notice, with the same home, are likely to be read
- * again soon (a row of a grid that spans several pages, the neighbour's
- * boundary of a stencil).  Up to OMPDSM_READAHEAD of them, contiguous,
- * are claimed (marked BUSY) here and come in the same get, read-only.
- * Pages never held are left alone: they may not be needed at all.
- * Returns how many follow `page`; no stripe lock may be held. */
-static uint64_t claim_readahead(uint64_t page, int home)
+/* Read-ahead: the pages after a faulting one that are likely to be read
+ * soon come in the same get, read-only, contiguous, with the same home, not
+ * held now.  Two kinds are likely: pages this node held before and lost to
+ * a write notice (a row of a grid that spans several pages, the
+ * neighbour's boundary of a stencil), up to OMPDSM_READAHEAD of them; and,
+ * when the fault continues a run fetched just before (a sweep over an
+ * array, or over several arrays at once), any page, in a window that
+ * doubles at each fault of the sweep, as the kernel's own read-ahead does:
+ * a sweep over many pages then costs a few large gets, not one per page.
+ * Other pages never held are left alone: they may not be needed at all.
+ * The pages are claimed (marked BUSY) here.  Returns how many follow
+ * `page`; no stripe lock may be held. */
+static uint64_t claim_readahead(uint64_t page, int home, uint64_t max, bool sweep)
 {
     struct dsm_seg *seg = dsm_seg_of(page);
     uint64_t end = seg->first_page + seg->npages, n = 0;
-    for (uint64_t q = page + 1; q < end && n < dsm_cfg.readahead; q++, n++) {
+    for (uint64_t q = page + 1; q < end && n < max; q++, n++) {
+        if (dsm_home_known(q) != home)
+            break;
         struct dsm_stripe *s = dsm_stripe(q);
         pthread_mutex_lock(&s->mu);
-        bool ok = dsm.state[q] == PG_INVALID && dsm.home[q] == home + 1 && dsm_flag(q, PF_SHARER)
-               && !dsm_flag(q, PF_BUSY);
+        bool ok = dsm.state[q] == PG_INVALID
+               && (sweep || dsm_flag(q, PF_SHARER)) && !dsm_flag(q, PF_BUSY);
         if (ok)
             dsm_flag_set(q, PF_BUSY);
         pthread_mutex_unlock(&s->mu);
@@ -97,13 +106,57 @@ static uint64_t claim_readahead(uint64_t page, int home)
     return n;
 }
 
+/* This thread's last few sweeps: where the last run fetched ends, and the
+ * read-ahead window of the next fault there. */
+enum { SWEEPS = 4, SWEEP_MAX_PAGES = 64 };
+static __thread struct {
+    uint64_t end[SWEEPS], window[SWEEPS];
+    unsigned oldest;
+} sweeps;
+
+/* The slot of the sweep a fault at `page` continues, or -1. */
+static int sweep_of(uint64_t page)
+{
+    for (int i = 0; i < SWEEPS; i++)
+        if (sweeps.end[i] == page && page != 0)
+            return i;
+    return -1;
+}
+
+/* The read-ahead window of a fault in sweep `slot` (-1: none). */
+static uint64_t sweep_window(int slot)
+{
+    uint64_t w = slot < 0 ? 0 : sweeps.window[slot];
+    return w > dsm_cfg.readahead ? w : dsm_cfg.readahead;
+}
+
+/* Records where a fetched run ends, in its sweep's slot (whose window
+ * doubles) or the oldest slot. */
+static void remember_sweep(int slot, uint64_t end)
+{
+    uint64_t w = 2 * sweep_window(slot);
+    if (slot < 0) {
+        slot = (int)sweeps.oldest;
+        sweeps.oldest = (sweeps.oldest + 1) % SWEEPS;
+        w = dsm_cfg.readahead;
+    }
+    sweeps.end[slot] = end;
+    sweeps.window[slot] = w < SWEEP_MAX_PAGES ? w : SWEEP_MAX_PAGES;
+}
+
+/* The claimed pages are one contiguous run: one mprotect for all.  They
+ * do not count as faults for home migration: a read-ahead may run past
+ * what this node uses. */
 static void release_readahead(uint64_t page, uint64_t n)
 {
+    if (n == 0)
+        return;
+    dsm_protect(page + 1, n, PG_RO);
     for (uint64_t q = page + 1; q <= page + n; q++) {
         struct dsm_stripe *s = dsm_stripe(q);
         pthread_mutex_lock(&s->mu);
+        dsm.state[q] = PG_RO;
         dsm_flag_clear(q, PF_BUSY);
-        settle(q, PG_RO);
         pthread_cond_broadcast(&s->cv);
         pthread_mutex_unlock(&s->mu);
     }
@@ -193,9 +246,11 @@ static void remote_fault(uint64_t page, bool write, int home, struct dsm_stripe 
     if (dsm.state[page] == PG_INVALID) {
         dsm_flag_set(page, PF_BUSY);
         pthread_mutex_unlock(&s->mu);
-        uint64_t ahead = claim_readahead(page, home);
+        int sweep = sweep_of(page);
+        uint64_t ahead = claim_readahead(page, home, sweep_window(sweep), sweep >= 0);
         fetch(page, 1 + ahead, home);
         release_readahead(page, ahead);
+        remember_sweep(sweep, page + 1 + ahead);
         pthread_mutex_lock(&s->mu);
         dsm_flag_clear(page, PF_BUSY);
         pthread_cond_broadcast(&s->cv);
@@ -251,15 +306,6 @@ static void pass_on(int sig, siginfo_t *si, void *uc)
     signal(SIGSEGV, SIG_DFL);
 }
 
-/* Time this thread spent handling DSM faults (the profiled schedule leaves
- * it out of a node's speed). */
-static __thread uint64_t fault_ns;
-
-uint64_t dsm_fault_time_ns(void)
-{
-    return fault_ns;
-}
-
 static void on_segv(int sig, siginfo_t *si, void *uc)
 {
     int saved = errno;
@@ -267,10 +313,8 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
     if (page < 0 || si->si_code != SEGV_ACCERR) {
         pass_on(sig, si, uc);
     } else {
-        uint64_t t0 = dsm_now_ns();
         greg_t err = ((ucontext_t *)uc)->uc_mcontext.gregs[REG_ERR];
         dsm_fault((uint64_t)page, (err & 2) != 0);
-        fault_ns += dsm_now_ns() - t0;
     }
     errno = saved;
 }

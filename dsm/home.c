@@ -137,6 +137,13 @@ int dsm_home_of(uint64_t page)
     return home;
 }
 
+int dsm_home_known(uint64_t page)
+{
+    if (!dsm.home[page] && dsm_cfg.home == DSM_HOME_FIRST_TOUCH && recorded_home(page) < 0)
+        return -1;
+    return dsm_home_of(page);
+}
+
 void dsm_home_register(void)
 {
     net_register(OP_HOME_REQ, on_home_req);

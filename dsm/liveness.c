@@ -15,9 +15,9 @@
 #include "config.h"
 #include "log.h"
 #include "net.h"
+#include "stats.h"
 
 #include <stdatomic.h>
-#include <time.h>
 
 #define NET_OP_HEARTBEAT 1      /* empty body */
 
@@ -27,19 +27,12 @@ static struct {
     _Atomic uint64_t last_heard;     /* from pred, monotonic ns */
 } live;
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void on_heartbeat(int src, void *body, size_t len)
 {
     (void)body;
     (void)len;
     if (src == live.pred)
-        atomic_store(&live.last_heard, now_ns());
+        atomic_store(&live.last_heard, dsm_now_ns());
 }
 
 /* Runs in the progress thread at least once per period.  If this node
@@ -47,7 +40,7 @@ static void on_heartbeat(int src, void *body, size_t len)
  * the clock starts again. */
 static void tick(void)
 {
-    uint64_t now = now_ns();
+    uint64_t now = dsm_now_ns();
     if (now - live.last_tick > live.timeout_ns / 2)
         atomic_store(&live.last_heard, now);
     live.last_tick = now;
@@ -77,7 +70,7 @@ void dsm_liveness_register(int node, int nodes)
     if (live.period_ns > 1000000000u)
         live.period_ns = 1000000000u;
     live.next_beat = 0;
-    live.last_tick = now_ns();
+    live.last_tick = dsm_now_ns();
     atomic_store(&live.last_heard, live.last_tick);
     net_set_timer((unsigned)(live.period_ns / 1000000u), tick);
 }

@@ -20,7 +20,7 @@
  *
  * The home's own writes keep a page where it is.  Writes the home made to
  * a page nobody else held are not faults (the page stays writable, PF_HRW),
- * so such a page is kept as if written.
+ * so such a page is kept as if written, as long as nobody else fetched it.
  */
 #include "migrate.h"
 
@@ -157,10 +157,14 @@ static void send_counts(void)
 /* ---- step 3: deciding -------------------------------------------------- */
 
 /* The page stays: it is the pinned stack, or the home holds it writable
- * with nobody else sharing it, so it may have written it without a fault. */
+ * with nobody else sharing it, so it may have written it without a fault.
+ * A page another node has fetched since is shared (the fetcher registered
+ * at its release, before the barrier that precedes the decision): the
+ * home's writes before that fetch reached the fetcher with the page, and
+ * the page goes where the counts say. */
 static bool keep(uint64_t page)
 {
-    return dsm_pinned(page) || dsm_flag(page, PF_HRW);
+    return dsm_pinned(page) || (dsm_flag(page, PF_HRW) && !dsm_shared(page));
 }
 
 static struct mig_move *decide(size_t *n)

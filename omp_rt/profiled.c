@@ -17,31 +17,36 @@
  * in the same way: the blocks stay identical on all nodes without any
  * message of their own.
  *
- * A node's time is its compute time: the time it spent in page faults is
- * left out.  Fault time depends on where pages are homed, not on how fast
- * the node is, and it follows the blocks: counting it would move
- * iterations to a node, make it fetch their pages, and move them back.
- * Placing pages is home migration's job: with OMPDSM_MIGRATE on (first,
- * every...), a repartition also asks for a migration two counted barriers
- * later, once the moved iterations have faulted their pages where they
- * now run.
+ * A node's time is the wall-clock time of its block, page faults
+ * included.  Leaving fault time out would be wrong twice over: a node
+ * that shares its CPU (or is held to a quota) loses the CPU inside faults
+ * too, as it waits for a page, so its slowness would partly vanish from
+ * the figures; and the faults that do not follow speed, those of
+ * iterations that just changed node, fall in the executions right after a
+ * change, which are not measured.  Placing pages is home migration's job:
+ * with OMPDSM_MIGRATE on (first, every...), a repartition also asks for a
+ * migration two counted barriers later, once the moved iterations have
+ * faulted their pages where they now run.
  *
  * Repartitioning: after `warmup` executions (the first ones fault pages
- * in), when in `hold` consecutive executions some node's time deviates
- * from the mean by more than alpha, the blocks move part of the way
- * towards a split in proportion to the speeds measured over those
- * executions (iterations per second), in multiples of `min` iterations.  Between repartitions the blocks stay put, so noise
- * does not make them thrash; moving at most halfway, and half as far again
- * each time a boundary turns back, damps the rest.  On a DSM this matters: iterations that change node
- * bring their pages' faults with them, so the first executions after a
- * change are slower than the speed they will settle at, and they are not
- * measured (`warmup` again).
+ * in), when in `hold` consecutive executions the same node's time deviates
+ * from the mean by more than alpha, the blocks move towards a split in
+ * proportion to the speeds (iterations per second) measured over the last
+ * executions, in multiples of `min` iterations.  A speed is the sum of a
+ * node's iterations over the sum of its times in up to WINDOW executions,
+ * not one execution's ratio: a node that shares its CPU runs in slices of
+ * a millisecond or more, so one short execution may see it at full speed
+ * and the next at a third.  The first move goes all the way; a boundary
+ * that turns back halves the step, so noise cannot make blocks thrash.  On
+ * a DSM every move costs page traffic (the iterations that change node
+ * bring their pages' faults, twins and diffs with them until the homes
+ * follow), so moves smaller than alpha/2 of a block are not made, and the
+ * executions right after a change are not measured (`warmup` again).
  *
  * Sites are numbered in the order the program first meets them, which is
  * the same on every node (all threads meet every worksharing loop).  The
  * timings of the loops of one site add up: a site's execution is one loop
- * execution, whichever loop it was, and the speeds come from the medians over
- * the `hold` executions that triggered a repartition.
+ * execution, whichever loop it was.
  */
 #include "loop.h"
 #include "omp_rt.h"
@@ -57,19 +62,26 @@
 
 struct omp_profiled_opts omp_profiled = { .warmup = 1, .alpha = 0.1, .hold = 3, .min = 1 };
 
+/* Executions a speed is measured over (at least `hold`), and executions
+ * without a change after which a raised threshold comes down again. */
+enum { WINDOW = 8, CALM = 64 };
+
 struct site {
     struct omp_site_key key;
     uint64_t *bounds;           /* nodes + 1 iteration numbers */
     uint64_t started;           /* executions this node has started */
     uint64_t done;              /* executions whose timings every node has */
     uint64_t measure_from;      /* the first execution measured (after a warm-up) */
-    unsigned window;            /* measured executions in win_speed */
-    int odd;                    /* the node off the mean in them (deviation()) */
+    unsigned streak;            /* executions in a row with node `odd` off the mean */
+    int odd;                    /* that node (deviation()) */
     double step;                /* how far blocks move towards the target */
+    double alpha;               /* the threshold now: omp_profiled.alpha, more after turns */
+    uint64_t calm_since;        /* the execution of the last change or threshold decay */
     int *moved;                 /* per boundary: direction of its last move */
     int got;                    /* timings of execution `done` received */
     uint64_t *ns, *iters;       /* per node, for execution `done` */
-    double *win_speed;          /* [window][node]: speed / mean speed */
+    unsigned window, filled, next; /* the ring of the last measured executions */
+    uint64_t *win_ns, *win_iters;  /* [window][node] */
 };
 
 /* A timing, as it travels on a barrier. */
@@ -86,7 +98,7 @@ static struct {
     size_t nout, capout;
     /* the execution this node is running */
     uint32_t site;
-    uint64_t exec, t0, fault0;
+    uint64_t exec, t0;
 } prof;
 
 static uint64_t *node_array(void)
@@ -111,14 +123,17 @@ static uint32_t site_of(const struct omp_site_key *k)
     s->key = *k;
     s->bounds = node_array();
     s->measure_from = omp_profiled.warmup;
-    s->step = 0.5;
+    s->step = 1.0;
+    s->alpha = omp_profiled.alpha;
     s->moved = calloc((size_t)omp_rt.nodes + 1, sizeof *s->moved);
     if (!s->moved)
         dsm_fatal("out of memory for the profiled schedule");
     s->ns = node_array();
     s->iters = node_array();
-    s->win_speed = calloc((size_t)omp_profiled.hold * (size_t)omp_rt.nodes, sizeof *s->win_speed);
-    if (!s->win_speed)
+    s->window = omp_profiled.hold > WINDOW ? omp_profiled.hold : WINDOW;
+    s->win_ns = calloc((size_t)s->window * (size_t)omp_rt.nodes, sizeof *s->win_ns);
+    s->win_iters = calloc((size_t)s->window * (size_t)omp_rt.nodes, sizeof *s->win_iters);
+    if (!s->win_ns || !s->win_iters)
         dsm_fatal("out of memory for the profiled schedule");
     for (int i = 0; i <= omp_rt.nodes; i++)     /* equal blocks, as static */
         s->bounds[i] = k->n * (uint64_t)i / (uint64_t)omp_rt.nodes;
@@ -135,7 +150,6 @@ void omp_profiled_begin(const struct omp_site_key *k, uint64_t *lo, uint64_t *hi
     *lo = s->bounds[omp_rt.node];
     *hi = s->bounds[omp_rt.node + 1];
     prof.t0 = dsm_now_ns();
-    prof.fault0 = dsm_fault_time_ns();
 }
 
 void omp_profiled_end(uint64_t iters)
@@ -146,75 +160,74 @@ void omp_profiled_end(uint64_t iters)
         if (!prof.out)
             dsm_fatal("out of memory for loop timings");
     }
-    uint64_t ns = dsm_now_ns() - prof.t0, faults = dsm_fault_time_ns() - prof.fault0;
+    uint64_t ns = dsm_now_ns() - prof.t0;
     prof.out[prof.nout++] = (struct timing){ .site = prof.site, .node = omp_rt.node, .exec = prof.exec,
-                                             .ns = ns > faults ? ns - faults : 1, .iters = iters };
+                                             .ns = ns ? ns : 1, .iters = iters };
 }
 
 /* ---- every node: the timings of every node ------------------------------- */
 
-/* Records the speeds of the nodes in the execution just settled, each
- * relative to their mean, as the window's next row. */
-static void record_speeds(struct site *s)
+/* Adds the execution just settled to the ring of measured executions. */
+static void record(struct site *s)
 {
-    int nodes = omp_rt.nodes;
-    double *row = &s->win_speed[(size_t)s->window * (size_t)nodes], mean = 0;
-    for (int i = 0; i < nodes; i++) {
-        row[i] = s->ns[i] ? (double)s->iters[i] / (double)s->ns[i] : 0;
-        mean += row[i] / nodes;
+    size_t row = (size_t)s->next * (size_t)omp_rt.nodes;
+    memcpy(&s->win_ns[row], s->ns, (size_t)omp_rt.nodes * sizeof *s->ns);
+    memcpy(&s->win_iters[row], s->iters, (size_t)omp_rt.nodes * sizeof *s->iters);
+    s->next = (s->next + 1) % s->window;
+    s->filled += s->filled < s->window;
+}
+
+/* A node's speed over the ring: its iterations per nanosecond. */
+static double window_speed(const struct site *s, int node)
+{
+    uint64_t ns = 0, iters = 0;
+    for (unsigned k = 0; k < s->filled; k++) {
+        ns += s->win_ns[(size_t)k * (size_t)omp_rt.nodes + (size_t)node];
+        iters += s->win_iters[(size_t)k * (size_t)omp_rt.nodes + (size_t)node];
     }
-    for (int i = 0; i < nodes; i++)
-        row[i] = mean > 0 ? row[i] / mean : 0;
+    return ns ? (double)iters / (double)ns : 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* A node's speed over the window: the median of its relative speeds, so
- * that one execution disturbed by something else (a page storm, the node
- * descheduled for a while) does not decide the blocks. */
-static double median_speed(const struct site *s, int node)
-{
-    double v[omp_profiled.hold];
-    for (unsigned k = 0; k < s->window; k++)
-        v[k] = s->win_speed[(size_t)k * (size_t)omp_rt.nodes + (size_t)node];
-    qsort(v, s->window, sizeof *v, cmp_double);
-    return s->window % 2 ? v[s->window / 2] : (v[s->window / 2 - 1] + v[s->window / 2]) / 2;
-}
-
-/* New blocks part of the way (step, at most half) from the current ones
- * towards a split in proportion to the speeds measured over the window (the
- * medians of the executions' relative speeds), in
- * multiples of min iterations, each at least min long when there are
- * enough iterations.  (A node that had no iterations has no speed: its
- * block shrinks towards the minimum.)  A move smaller than an eighth of
- * alpha of a block is not made: it would gain less than the noise of the
- * times, and on a DSM every move costs page traffic.  Returns whether the
- * blocks changed. */
+/* New blocks part of the way (step) from the current ones towards a split
+ * in proportion to the speeds measured over the ring, in multiples of min
+ * iterations, each at least min long when there are enough iterations.
+ * (A node that had no iterations has no speed: its block shrinks towards
+ * the minimum.)  A move smaller than alpha/2 of a block is not made: it
+ * would gain less than the noise of the times, and on a DSM every move
+ * costs page traffic.  Returns whether the blocks changed. */
 static bool repartition(struct site *s)
 {
     int nodes = omp_rt.nodes;
     double speed[nodes], total = 0;
     for (int i = 0; i < nodes; i++) {
-        speed[i] = median_speed(s, i);
+        speed[i] = window_speed(s, i);
         total += speed[i];
     }
     if (total <= 0)
         return false;
     uint64_t n = s->key.n, g = omp_profiled.min;
     uint64_t granules = (n + g - 1) / g, floor_each = granules >= (uint64_t)nodes ? 1 : 0;
-    uint64_t bounds[nodes + 1], largest = 0;
+    double target[nodes + 1], acc = 0;
     int dirs[nodes + 1];
-    double acc = 0;
-    bounds[0] = 0;
+    /* A boundary that turns back means the last step overshot (noise, or a
+     * node whose speed depends on its load, as under a CPU quota): this
+     * step and the next are half as long, and the next move needs twice
+     * the deviation (settle_execution() lowers it again after a calm
+     * spell). */
+    bool flipped = false;
     for (int i = 1; i < nodes; i++) {
         acc += speed[i - 1];
-        double target = acc / total * (double)granules, now = (double)s->bounds[i] / (double)g;
-        dirs[i] = target > now ? 1 : target < now ? -1 : 0;
-        uint64_t k = (uint64_t)(now + s->step * (target - now) + 0.5);
+        target[i] = acc / total * (double)granules;
+        double now = (double)s->bounds[i] / (double)g;
+        dirs[i] = target[i] > now ? 1 : target[i] < now ? -1 : 0;
+        flipped |= dirs[i] && dirs[i] == -s->moved[i];
+    }
+    double step = flipped && s->step > 1.0 / 16 ? s->step / 2 : s->step;
+    uint64_t bounds[nodes + 1], largest = 0;
+    bounds[0] = 0;
+    for (int i = 1; i < nodes; i++) {
+        double now = (double)s->bounds[i] / (double)g;
+        uint64_t k = (uint64_t)(now + step * (target[i] - now) + 0.5);
         uint64_t lo = bounds[i - 1] / g + floor_each, hi = granules - floor_each * (uint64_t)(nodes - i);
         k = k < lo ? lo : k > hi ? hi : k;
         bounds[i] = k * g < n ? k * g : n;
@@ -222,18 +235,15 @@ static bool repartition(struct site *s)
         largest = d > largest ? d : largest;
     }
     bounds[nodes] = n;
-    double dead = omp_profiled.alpha / 8 * (double)n / nodes;
+    double dead = s->alpha / 2 * (double)n / nodes;
     if (largest == 0 || (double)largest < dead)
         return false;
-    /* A boundary that turns back means the last step overshot (noise, or
-     * the pages the moved iterations drag along): take smaller steps. */
-    bool flipped = false;
-    for (int i = 1; i < nodes; i++) {
-        flipped |= dirs[i] && dirs[i] == -s->moved[i];
+    for (int i = 1; i < nodes; i++)
         s->moved[i] = dirs[i];
-    }
     memcpy(s->bounds, bounds, sizeof bounds);
-    s->step = flipped ? (s->step > 1.0 / 16 ? s->step / 2 : s->step) : (s->step < 0.5 ? s->step * 2 : 0.5);
+    s->step = step;
+    if (flipped && s->alpha < 4 * omp_profiled.alpha)
+        s->alpha *= 2;
     return true;
 }
 
@@ -255,16 +265,14 @@ static double deviation(const uint64_t *ns, int nodes, int *who)
     return dev;
 }
 
-static void clear_window(struct site *s)
-{
-    s->window = 0;
-}
-
-/* The blocks move when, in `hold` consecutive measured executions, the
- * same node's time was off the mean by more than alpha, in the same
- * direction; an execution within alpha, or another node off, starts the
- * count again.  Noise makes a different node the odd one out from one
- * execution to the next; a slower (or faster) node stays the odd one. */
+/* The blocks move when, at `hold` consecutive executions, the same node's
+ * time over the ring (the last executions, on the current blocks) was off
+ * the mean by more than alpha, in the same direction.  Times over several
+ * executions, not one execution's: a node that shares its CPU runs in
+ * slices, and one execution may catch it in a slice or between two; the
+ * two loops of a stencil step, short and long, may even show opposite
+ * nodes as the slow one.  An execution within alpha, or another node off,
+ * starts the count again. */
 static void settle_execution(struct site *s)
 {
     int nodes = omp_rt.nodes;
@@ -272,25 +280,44 @@ static void settle_execution(struct site *s)
     s->got = 0;
     if (s->done <= s->measure_from)
         return;
+    record(s);
+    if (s->filled < omp_profiled.hold)
+        return;
+    uint64_t sum[nodes];
+    for (int i = 0; i < nodes; i++) {
+        sum[i] = 0;
+        for (unsigned k = 0; k < s->filled; k++)
+            sum[i] += s->win_ns[(size_t)k * (size_t)nodes + (size_t)i];
+    }
+    /* After CALM executions without a change, a raised threshold and a
+     * shortened step come back halfway towards their start. */
+    if (s->done - s->calm_since >= CALM) {
+        s->calm_since = s->done;
+        s->alpha = s->alpha / 2 > omp_profiled.alpha ? s->alpha / 2 : omp_profiled.alpha;
+        s->step = s->step * 2 < 1.0 ? s->step * 2 : 1.0;
+    }
     int who;
-    if (deviation(s->ns, nodes, &who) <= omp_profiled.alpha) {
-        clear_window(s);
+    if (deviation(sum, nodes, &who) <= s->alpha) {
+        s->streak = 0;
         return;
     }
-    if (s->window > 0 && who != s->odd)
-        clear_window(s);
+    if (s->streak > 0 && who != s->odd)
+        s->streak = 0;
     s->odd = who;
-    record_speeds(s);
-    if (++s->window < omp_profiled.hold)
+    if (++s->streak < omp_profiled.hold)
         return;
+    s->streak = 0;
     if (repartition(s)) {
         /* Let the homes of the pages that changed node follow, once the
-         * new blocks have run (and faulted) twice.  Until the migration
-         * and the execution after it (which fetches what moved) are over,
-         * times say more about traffic than about speed. */
+         * new blocks have run (and faulted) twice: the loops of a site
+         * often come in pairs over two arrays (a stencil's copy and
+         * update), and a page read ahead faults only when it is written.
+         * Until the migration and the execution after it are over, times
+         * say more about traffic than about speed; the ring starts again. */
         s->measure_from = s->done + omp_profiled.warmup + (mig_request(2) ? 3 : 0);
+        s->filled = s->next = 0;
+        s->calm_since = s->done;
     }
-    clear_window(s);
 }
 
 static int cmp_timing(const void *a, const void *b)

@@ -13,6 +13,34 @@
 #       cgroup whose cgroup.procs file is PROCS.  Meant as a launcher's
 #       per-node prefix, e.g.
 #           ompdsm-run --exec-prefix "sh slow-node.sh exec %r 1 PROCS" ...
+#       With cgroup v1, an ompdsm node's progress thread (the thread named
+#       ompdsm-progress) is moved back out of the cgroup once it exists:
+#       the quota slows the program's own work, and the node still answers
+#       its peers at once, as a slower machine of a cluster would.  A quota
+#       on that thread would make every request to the node wait for the
+#       next period (up to a millisecond), which no slower CPU does.  (With
+#       cgroup v2, whose cpu controller would need a threaded subtree, the
+#       whole process stays in the cgroup.)
+# spare_progress_thread PID TASKS: waits (up to 20 s) for the thread of
+# process PID named ompdsm-progress and writes its id to the cgroup v1
+# tasks file TASKS.  Reads with the shell's own read, not a process per
+# look.
+spare_progress_thread() {
+    i=0
+    while [ $i -lt 1000 ] && [ -d "/proc/$1" ]; do
+        for t in /proc/"$1"/task/*; do
+            name=
+            read -r name <"$t/comm" 2>/dev/null
+            if [ "$name" = ompdsm-progress ]; then
+                echo "${t##*/}" >"$2"
+                return
+            fi
+        done
+        sleep 0.02
+        i=$((i + 1))
+    done
+}
+
 case ${1:-} in
 cgroup)
     [ $# -eq 2 ] || { echo "usage: $0 cgroup NAME" >&2; exit 2; }
@@ -34,6 +62,8 @@ exec)
     shift 4
     if [ "$rank" = "$slow" ]; then
         echo $$ >"$procs" || exit 1
+        parent=$(dirname "$(dirname "$procs")")/tasks
+        [ -f "$parent" ] && spare_progress_thread $$ "$parent" &
     fi
     exec "$@"
     ;;
