@@ -83,17 +83,21 @@ OPTIONS
     --slow NODE
         Make node NODE (and MPI rank NODE) slower for real, the way
         --slow-by says.  Implies --bind-to core.
-    --slow-by quota|hog
-        quota (the default): node NODE and MPI rank NODE run in a cgroup
-        with a CPU quota of half a CPU (tools/slow-node.sh; needs root and
-        a cgroup CPU controller), so they get at most half the time of
-        their CPU.  libgomp's threads are not slowed (a quota applies to
-        whole processes).  hog: a CPU hog (a busy loop) is bound to the
-        CPU of node NODE, MPI rank NODE and libgomp thread NODE for the
-        whole measurement; the scheduler shares that CPU, usually less
-        than half and half since a node sleeps at every barrier.  With
+    --slow-by share|quota|hog
+        share (the default): tools/cpu-share, bound to the CPU of node
+        NODE (MPI rank NODE, libgomp thread NODE), takes half of that CPU
+        in turns of 400 us at real-time priority (needs root): whatever
+        runs there gets the other half of every turn, a node that computes
+        in short bursts as much as one that never sleeps.  quota: node NODE
+        and MPI rank NODE run in a cgroup with a CPU quota of half a CPU
+        (tools/slow-node.sh; needs root and a cgroup CPU controller): at
+        most 1 ms of CPU per 2 ms, so a node busy less than half the time
+        runs at full speed and one busy more is stalled up to 1 ms at a
+        time; libgomp's threads are not slowed.  hog: a plain busy loop at
+        normal priority bound to that CPU; the scheduler favours a node
+        that wakes from a barrier, so it loses much less than half.  With
         more nodes than CPUs, every node that shares that CPU is slowed
-        too.
+        too (share and hog).
     --bind-to core|none
         core: bind ompdsm node i, MPI rank i and libgomp thread i to the
         (i mod n)-th of the n CPUs the harness may run on (ompdsm-run
@@ -134,6 +138,10 @@ OUTPUT
       vs MPI                        time(MPI, N ranks) / time(ompdsm, N)
       migration gain                time(ompdsm, first --migrate value)
                                       / time(ompdsm, this value)
+      profiled gain                 time(ompdsm static) / time(ompdsm
+                                      profiled), same --migrate value;
+                                      and static with the first --migrate
+                                      value against profiled with another
       vs ompdsm 1 node              time(ompdsm, 1 node) / time(ompdsm, N)
     "FAIL" marks a run that failed, "BAD" a checksum mismatch.
 
@@ -164,7 +172,7 @@ die() {
 
 BUILD=build
 o_bench="" o_sizes="" o_nodes="" o_reps="" o_iter="" o_migrate="" o_bind=""
-PROFILED=0 QUICK=0 SLOW="" SLOW_BY=quota NETNS=0 HOME_POLICY=cyclic TIMEOUT=600 CSV="" PLOT=""
+PROFILED=0 QUICK=0 SLOW="" SLOW_BY=share NETNS=0 HOME_POLICY=cyclic TIMEOUT=600 CSV="" PLOT=""
 while [ $# -gt 0 ]; do
     case $1 in
     -h | --help) usage; exit 0 ;;
@@ -227,7 +235,7 @@ for m in $MIGRATE; do
 done
 case $HOME_POLICY in cyclic | block | first-touch) ;; *) die "bad --home '$HOME_POLICY'" ;; esac
 case $BIND in core | none) ;; *) die "bad --bind-to '$BIND' (core, none)" ;; esac
-case $SLOW_BY in quota | hog) ;; *) die "bad --slow-by '$SLOW_BY' (quota, hog)" ;; esac
+case $SLOW_BY in share | quota | hog) ;; *) die "bad --slow-by '$SLOW_BY' (share, quota, hog)" ;; esac
 MAXN=$(echo "$NODES" | tr ' ' '\n' | sort -n | tail -n 1)
 [ -z "$SLOW" ] || { is_count "$SLOW" 0 && [ "$SLOW" -lt "$MAXN" ]; } ||
     die "--slow NODE must be a node number below the largest node count ($MAXN)"
@@ -346,17 +354,26 @@ fi
 # PREFIX: what starts node/rank i (%r for ompdsm-run, $OMPI_COMM_WORLD_RANK
 # for mpirun), before ip netns exec if any.
 PREFIX=""
-if [ -n "$SLOW" ] && [ "$SLOW_BY" = hog ]; then
+if [ -n "$SLOW" ] && [ "$SLOW_BY" != quota ]; then
     core=$(cpu_of "$SLOW")
-    # The load generator: a plain busy loop, bound to the slow node's CPU.
-    taskset -c "$core" sh -c 'while :; do :; done' &
-    HOG=$!
-    MODE="$MODE; node $SLOW slowed by a busy loop on CPU $core"
+    if [ "$SLOW_BY" = share ]; then
+        [ -x "$BUILD/tools/cpu-share" ] || die "$BUILD/tools/cpu-share is not built (make in $BUILD)"
+        taskset -c "$core" "$BUILD/tools/cpu-share" -p 50 -t 400 &
+        HOG=$!
+        sleep 0.2
+        kill -0 "$HOG" 2>/dev/null || die "tools/cpu-share did not start (it needs root for real-time priority)"
+        MODE="$MODE; node $SLOW slowed by tools/cpu-share taking half of CPU $core (200 us of every 400 us, real-time priority)"
+    else
+        # The load generator: a plain busy loop, bound to the slow node's CPU.
+        taskset -c "$core" sh -c 'while :; do :; done' &
+        HOG=$!
+        MODE="$MODE; node $SLOW slowed by a busy loop on CPU $core"
+    fi
 elif [ -n "$SLOW" ]; then
     QUOTA=$(sh "$TOP/tools/slow-node.sh" cgroup "ompdsm-harness-$$") ||
-        die "--slow-by quota needs root and a cgroup CPU controller (or use --slow-by hog)"
+        die "--slow-by quota needs root and a cgroup CPU controller (or use --slow-by share)"
     PREFIX="sh $TOP/tools/slow-node.sh exec %r $SLOW $QUOTA"
-    MODE="$MODE; node $SLOW and MPI rank $SLOW limited to half a CPU (cgroup CPU quota 1 ms per 2 ms; libgomp threads not slowed)"
+    MODE="$MODE; node $SLOW and MPI rank $SLOW limited to half a CPU (cgroup CPU quota 1 ms per 2 ms, the progress thread spared; libgomp threads not slowed)"
 fi
 [ "$BIND" = none ] || MODE="$MODE; node/rank/thread i bound to CPU number i mod $NCPU"
 
@@ -629,6 +646,19 @@ END {
         }
         for (ri = 1; ri <= nrow[sets[si]]; ri++) {
             split(rows[sets[si], ri], ic, SUBSEP); c = ""
+            split(ic[2], sm, "/")
+            if (ic[1] != "ompdsm" || sm[1] != "profiled") continue
+            for (ni = 1; ni <= nn; ni++)
+                c = c (ni > 1 ? SUBSEP : "") ratio(K("ompdsm", "static/" sm[2], nd[ni]), K(ic[1], ic[2], nd[ni]))
+            line("profiled gain: ompdsm static vs profiled, migrate=" sm[2], c)
+            if (sm[2] == mg[1]) continue
+            c = ""
+            for (ni = 1; ni <= nn; ni++)
+                c = c (ni > 1 ? SUBSEP : "") ratio(K("ompdsm", "static/" mg[1], nd[ni]), K(ic[1], ic[2], nd[ni]))
+            line("ompdsm static, migrate=" mg[1] " vs profiled, migrate=" sm[2], c)
+        }
+        for (ri = 1; ri <= nrow[sets[si]]; ri++) {
+            split(rows[sets[si], ri], ic, SUBSEP); c = ""
             if (ic[1] != "ompdsm") continue
             for (ni = 1; ni <= nn; ni++)
                 c = c (ni > 1 ? SUBSEP : "") ratio(K(ic[1], ic[2], 1), K(ic[1], ic[2], nd[ni]))
@@ -638,7 +668,8 @@ END {
     printf "\nSetup: %d CPUs; %s; OMPDSM_HOME=%s.\n", ncpu, mode, home
     printf "Times: the iteration loop as each benchmark measures it, median of the repetitions.\n"
     printf "Ratios: vs libgomp 1 thread = t(libgomp, 1 thread) / t(row); vs MPI = t(MPI, same count) / t(row);\n"
-    printf "migration gain = t(migrate=%s) / t(row); vs ompdsm 1 node = t(same configuration, 1 node) / t(row).\n", mg[1]
+    printf "migration gain = t(migrate=%s) / t(row); profiled gain = t(static, same migrate) / t(profiled);\n", mg[1]
+    printf "vs ompdsm 1 node = t(same configuration, 1 node) / t(row).\n"
     printf "Checksums against libgomp 1 thread (Laplace bit for bit, Himeno gosa to 1e-6): %s.\n",
         nbad ? "**FAILED OR DIFFERENT in " nbad " measurement(s), marked FAIL / BAD above**" : "all equal"
     printf "Harness wall time: %d s (building included).\n", wall
