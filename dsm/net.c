@@ -418,17 +418,15 @@ static void release_regions(void)
  * node's application computes, often on the same CPU.  Left to itself the
  * scheduler lets the computing thread finish its time slice first (up to
  * milliseconds), and every node that waits for a page from us waits that
- * long.  So the thread asks to run as soon as it wakes: real-time priority
- * (SCHED_FIFO 1) where it is allowed (root, CAP_SYS_NICE or RLIMIT_RTPRIO),
- * else a short time slice (sched_setattr's sched_runtime, 100 us), which
- * lets a waking thread preempt one with a longer slice (Linux 6.12 and
- * later; older kernels ignore it).  The thread sleeps whenever there is
- * nothing to serve, so neither takes time from the application. */
+ * long.  So the thread asks for a short time slice (sched_setattr's
+ * sched_runtime, 100 us), which lets a waking thread preempt one with a
+ * longer slice (Linux 6.12 and later; older kernels refuse or ignore it,
+ * and nothing changes).  Not real-time priority: while requests of its own
+ * are outstanding the thread keeps progressing the worker, and at
+ * real-time priority it would then keep the other nodes' progress threads
+ * from the CPUs when there are more nodes than CPUs. */
 static void run_promptly(void)
 {
-    struct sched_param sp = { .sched_priority = 1 };
-    if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) == 0)
-        return;
     struct {
         uint32_t size, policy;
         uint64_t flags;

@@ -29,19 +29,25 @@
  * faulted their pages where they now run.
  *
  * Repartitioning: after `warmup` executions (the first ones fault pages
- * in), when in `hold` consecutive executions the same node's time deviates
- * from the mean by more than alpha, the blocks move towards a split in
- * proportion to the speeds (iterations per second) measured over the last
- * executions, in multiples of `min` iterations.  A speed is the sum of a
- * node's iterations over the sum of its times in up to WINDOW executions,
- * not one execution's ratio: a node that shares its CPU runs in slices of
- * a millisecond or more, so one short execution may see it at full speed
- * and the next at a third.  The first move goes all the way; a boundary
- * that turns back halves the step, so noise cannot make blocks thrash.  On
- * a DSM every move costs page traffic (the iterations that change node
- * bring their pages' faults, twins and diffs with them until the homes
- * follow), so moves smaller than alpha/2 of a block are not made, and the
- * executions right after a change are not measured (`warmup` again).
+ * in), the last executions on the current blocks (up to WINDOW, at least
+ * `hold`) are kept in a ring.  When, at `hold` consecutive executions, the
+ * same node's time summed over the ring is off the mean by more than
+ * alpha, the blocks move towards a split in proportion to the speeds over
+ * the ring (a node's iterations over its time, both summed), in multiples
+ * of `min` iterations.  Sums, not one execution's figures: a node that
+ * shares its CPU runs in turns, so one short execution may catch it at
+ * full speed and the next at a third, and the two loops of a stencil step
+ * may even show opposite nodes as the slow one.
+ *
+ * The first move goes all the way.  A boundary that turns back means a
+ * move overshot (noise, or a node whose speed depends on its load, as
+ * under a CPU quota): the step halves and the threshold doubles (up to 4
+ * alpha); after CALM executions without a change they come back halfway.
+ * So blocks cannot thrash.  On a DSM every move costs page traffic (the
+ * iterations that change node bring their pages' faults, twins and diffs
+ * with them until the homes follow), so moves smaller than half the
+ * threshold of a block are not made, and the executions right after a
+ * change are not measured (`warmup` again, and the migration).
  *
  * Sites are numbered in the order the program first meets them, which is
  * the same on every node (all threads meet every worksharing loop).  The
