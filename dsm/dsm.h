@@ -140,6 +140,7 @@ void dsm_protect_list(const uint64_t *sorted, size_t n, enum dsm_state st);
 void dsm_pages_init(void);
 struct dsm_stripe *dsm_stripe(uint64_t page);
 void dsm_note_written(uint64_t page);      /* stripe lock held */
+void dsm_settle_claimed(const uint64_t *sorted, size_t n, enum dsm_state st);
 void dsm_count_fault(uint64_t page, bool write);
 void dsm_plist_add(struct dsm_plist *l, uint64_t page);
 void dsm_plist_take(struct dsm_plist *from, struct dsm_plist *to);

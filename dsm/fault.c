@@ -209,15 +209,7 @@ void dsm_adopt(const uint64_t *sorted, size_t n)
         pthread_mutex_unlock(&s->mu);
     }
     if (k)
-        dsm_protect_list(todo, k, PG_RW);
-    for (size_t i = 0; i < k; i++) {
-        struct dsm_stripe *s = dsm_stripe(todo[i]);
-        pthread_mutex_lock(&s->mu);
-        dsm.state[todo[i]] = PG_RW;
-        dsm_flag_clear(todo[i], PF_BUSY);
-        pthread_cond_broadcast(&s->cv);
-        pthread_mutex_unlock(&s->mu);
-    }
+        dsm_settle_claimed(todo, k, PG_RW);
     pthread_mutex_lock(&dsm.lists_mu);
     for (size_t i = 0; i < k; i++) {
         if (!dsm_flag(todo[i], PF_HRW)) {

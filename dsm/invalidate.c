@@ -46,15 +46,6 @@ void dsm_invalidate(const uint64_t *pages, const int32_t *writers, size_t n)
         }
         pthread_mutex_unlock(&s->mu);
     }
-    if (k)
-        dsm_protect_list(drop, k, PG_INVALID);
-    for (size_t i = 0; i < k; i++) {
-        struct dsm_stripe *s = dsm_stripe(drop[i]);
-        pthread_mutex_lock(&s->mu);
-        dsm.state[drop[i]] = PG_INVALID;
-        dsm_flag_clear(drop[i], PF_BUSY);
-        pthread_cond_broadcast(&s->cv);
-        pthread_mutex_unlock(&s->mu);
-    }
+    dsm_settle_claimed(drop, k, PG_INVALID);
     free(drop);
 }

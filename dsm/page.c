@@ -95,6 +95,23 @@ void dsm_plist_free(struct dsm_plist *l)
     memset(l, 0, sizeof *l);
 }
 
+/* Pages claimed (marked BUSY) by the caller, sorted: protected in
+ * coalesced ranges, then given their new state and released to the
+ * threads that wait for them. */
+void dsm_settle_claimed(const uint64_t *sorted, size_t n, enum dsm_state st)
+{
+    if (n)
+        dsm_protect_list(sorted, n, st);
+    for (size_t i = 0; i < n; i++) {
+        struct dsm_stripe *s = dsm_stripe(sorted[i]);
+        pthread_mutex_lock(&s->mu);
+        dsm.state[sorted[i]] = (uint8_t)st;
+        dsm_flag_clear(sorted[i], PF_BUSY);
+        pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->mu);
+    }
+}
+
 /* Records that this node wrote the page in the current interval. */
 void dsm_note_written(uint64_t page)
 {

@@ -47,7 +47,8 @@
  * iterations that change node bring their pages' faults, twins and diffs
  * with them until the homes follow), so moves smaller than half the
  * threshold of a block are not made, and the executions right after a
- * change are not measured (`warmup` again, and the migration).
+ * change are not measured (`warmup` again, and the migration), nor are
+ * those right after any home migration.
  *
  * Sites are numbered in the order the program first meets them, which is
  * the same on every node (all threads meet every worksharing loop).  The
@@ -83,6 +84,7 @@ struct site {
     double step;                /* how far blocks move towards the target */
     double alpha;               /* the threshold now: omp_profiled.alpha, more after turns */
     uint64_t calm_since;        /* the execution of the last change or threshold decay */
+    uint64_t migrations;        /* home migrations taken when it was last settled */
     int *moved;                 /* per boundary: direction of its last move */
     int got;                    /* timings of execution `done` received */
     uint64_t *ns, *iters;       /* per node, for execution `done` */
@@ -284,6 +286,15 @@ static void settle_execution(struct site *s)
     int nodes = omp_rt.nodes;
     s->done++;
     s->got = 0;
+    if (dsm_stats.migrations != s->migrations) {
+        /* Homes moved since the last execution: the first executions
+         * after it run on freshly placed pages (and on the other nodes'
+         * freshly placed pages), which says nothing about speed. */
+        s->migrations = dsm_stats.migrations;
+        s->measure_from = s->done + omp_profiled.warmup + 2;
+        s->filled = s->next = 0;
+        s->streak = 0;
+    }
     if (s->done <= s->measure_from)
         return;
     record(s);
