@@ -144,7 +144,7 @@ static bool profiled_next(uint64_t *lo, uint64_t *hi)
 {
     if (cur.dealt++ == 0) {
         struct omp_site_key k = { .start = cur.a.start, .incr = cur.a.incr, .n = cur.a.n };
-        omp_profiled_begin(&k, lo, hi);
+        omp_profiled_begin(&k, cur.a.where, lo, hi);
         cur.timing = true;
         cur.block = *hi - *lo;
         if (*lo < *hi)

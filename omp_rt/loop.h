@@ -56,7 +56,7 @@ void omp_ws_ordered_done(uint64_t seq, uint64_t next_iter);
  * new execution and starts its clock; end stops it (iters: the block's
  * size). */
 void omp_profiled_init(void);
-void omp_profiled_begin(const struct omp_site_key *k, uint64_t *lo, uint64_t *hi);
+void omp_profiled_begin(const struct omp_site_key *k, uintptr_t where, uint64_t *lo, uint64_t *hi);
 void omp_profiled_end(uint64_t iters);
 
 /* parallel.c */

@@ -32,16 +32,21 @@
  * in), the last executions on the current blocks (up to WINDOW, at least
  * `hold`) are kept in a ring.  When, at `hold` consecutive executions, the
  * same node's time summed over the ring is off the mean by more than
- * alpha, the blocks move towards a split in proportion to the speeds over
- * the ring (a node's iterations over its time, both summed), in multiples
- * of `min` iterations.  Sums, not one execution's figures: a node that
- * shares its CPU runs in turns, so one short execution may catch it at
- * full speed and the next at a third, and the two loops of a stencil step
- * may even show opposite nodes as the slow one.
+ * alpha, the blocks may move towards a split in proportion to speed
+ * (iterations per second, both summed over the ring), in multiples of
+ * `min` iterations.  Sums, not one execution's figures: a node that shares
+ * its CPU runs in turns, so one short execution may catch it at full speed
+ * and the next at a third.  Which speeds: those over the whole ring, or
+ * those of one of the site's loops; the loops share the blocks but not
+ * always the nodes' relative speeds (one node may be the slower on a
+ * stencil's copy and not on its update), so each candidate split is
+ * judged by the time the ring's executions would have taken on it, each
+ * loop's execution lasting as long as its slowest node (repartition()).
+ * A move is made only if the best candidate saves alpha of that time.
  *
- * The first move goes all the way.  A boundary that turns back means a
- * move overshot (noise, or a node whose speed depends on its load, as
- * under a CPU quota): the step halves and the threshold doubles (up to 4
+ * Moves go halfway.  A boundary that turns back means a move overshot
+ * (noise, or a node whose speed depends on its load, as under a CPU
+ * quota): the step halves again and the threshold doubles (up to 4
  * alpha); after CALM executions without a change they come back halfway.
  * So blocks cannot thrash.  On a DSM every move costs page traffic (the
  * iterations that change node bring their pages' faults, twins and diffs
@@ -73,6 +78,10 @@ struct omp_profiled_opts omp_profiled = { .warmup = 1, .alpha = 0.1, .hold = 3, 
  * without a change after which a raised threshold comes down again. */
 enum { WINDOW = 8, CALM = 64 };
 
+/* The loops (call sites) of one site told apart, at most this many; more
+ * share the last one's figures. */
+enum { LOOPS = 8 };
+
 struct site {
     struct omp_site_key key;
     uint64_t *bounds;           /* nodes + 1 iteration numbers */
@@ -90,12 +99,16 @@ struct site {
     uint64_t *ns, *iters;       /* per node, for execution `done` */
     unsigned window, filled, next; /* the ring of the last measured executions */
     uint64_t *win_ns, *win_iters;  /* [window][node] */
+    uint8_t *win_loop;             /* [window]: which loop */
+    uintptr_t where[LOOPS];        /* the loops' call sites */
+    unsigned nloops, loop;         /* how many; the loop of execution `done` */
 };
 
 /* A timing, as it travels on a barrier. */
 struct timing {
     uint32_t site;
     int32_t node;
+    uint32_t loop, unused;
     uint64_t exec, ns, iters;
 };
 
@@ -105,7 +118,7 @@ static struct {
     struct timing *out;         /* this node's timings not yet sent */
     size_t nout, capout;
     /* the execution this node is running */
-    uint32_t site;
+    uint32_t site, loop;
     uint64_t exec, t0;
 } prof;
 
@@ -131,7 +144,7 @@ static uint32_t site_of(const struct omp_site_key *k)
     s->key = *k;
     s->bounds = node_array();
     s->measure_from = omp_profiled.warmup;
-    s->step = 1.0;
+    s->step = 0.5;
     s->alpha = omp_profiled.alpha;
     s->moved = calloc((size_t)omp_rt.nodes + 1, sizeof *s->moved);
     if (!s->moved)
@@ -141,7 +154,8 @@ static uint32_t site_of(const struct omp_site_key *k)
     s->window = omp_profiled.hold > WINDOW ? omp_profiled.hold : WINDOW;
     s->win_ns = calloc((size_t)s->window * (size_t)omp_rt.nodes, sizeof *s->win_ns);
     s->win_iters = calloc((size_t)s->window * (size_t)omp_rt.nodes, sizeof *s->win_iters);
-    if (!s->win_ns || !s->win_iters)
+    s->win_loop = calloc(s->window, sizeof *s->win_loop);
+    if (!s->win_ns || !s->win_iters || !s->win_loop)
         dsm_fatal("out of memory for the profiled schedule");
     for (int i = 0; i <= omp_rt.nodes; i++)     /* equal blocks, as static */
         s->bounds[i] = k->n * (uint64_t)i / (uint64_t)omp_rt.nodes;
@@ -150,10 +164,24 @@ static uint32_t site_of(const struct omp_site_key *k)
 
 /* ---- this node's execution ---------------------------------------------- */
 
-void omp_profiled_begin(const struct omp_site_key *k, uint64_t *lo, uint64_t *hi)
+/* Every node meets the loops of a site in the same order, so a loop's
+ * number is the same everywhere. */
+static uint32_t loop_of(struct site *s, uintptr_t where)
+{
+    for (unsigned i = 0; i < s->nloops; i++)
+        if (s->where[i] == where)
+            return i;
+    if (s->nloops == LOOPS)
+        return LOOPS - 1;
+    s->where[s->nloops] = where;
+    return s->nloops++;
+}
+
+void omp_profiled_begin(const struct omp_site_key *k, uintptr_t where, uint64_t *lo, uint64_t *hi)
 {
     prof.site = site_of(k);
     struct site *s = &prof.v[prof.site];
+    prof.loop = loop_of(s, where);
     prof.exec = s->started++;
     *lo = s->bounds[omp_rt.node];
     *hi = s->bounds[omp_rt.node + 1];
@@ -169,8 +197,8 @@ void omp_profiled_end(uint64_t iters)
             dsm_fatal("out of memory for loop timings");
     }
     uint64_t ns = dsm_now_ns() - prof.t0;
-    prof.out[prof.nout++] = (struct timing){ .site = prof.site, .node = omp_rt.node, .exec = prof.exec,
-                                             .ns = ns ? ns : 1, .iters = iters };
+    prof.out[prof.nout++] = (struct timing){ .site = prof.site, .node = omp_rt.node, .loop = prof.loop,
+                                             .exec = prof.exec, .ns = ns ? ns : 1, .iters = iters };
 }
 
 /* ---- every node: the timings of every node ------------------------------- */
@@ -181,6 +209,7 @@ static void record(struct site *s)
     size_t row = (size_t)s->next * (size_t)omp_rt.nodes;
     memcpy(&s->win_ns[row], s->ns, (size_t)omp_rt.nodes * sizeof *s->ns);
     memcpy(&s->win_iters[row], s->iters, (size_t)omp_rt.nodes * sizeof *s->iters);
+    s->win_loop[s->next] = (uint8_t)s->loop;
     s->next = (s->next + 1) % s->window;
     s->filled += s->filled < s->window;
 }
@@ -196,42 +225,84 @@ static double window_speed(const struct site *s, int node)
     return ns ? (double)iters / (double)ns : 0;
 }
 
-/* New blocks part of the way (step) from the current ones towards a split
- * in proportion to the speeds measured over the ring, in multiples of min
- * iterations, each at least min long when there are enough iterations.
- * (A node that had no iterations has no speed: its block shrinks towards
- * the minimum.)  A move smaller than alpha/2 of a block is not made: it
- * would gain less than the noise of the times, and on a DSM every move
- * costs page traffic.  Returns whether the blocks changed. */
-static bool repartition(struct site *s)
+/* Each loop's cost per iteration on each node over the ring, cost[loop *
+ * nodes + node] in ns, and how many of the ring's executions each loop
+ * had.  A node that had no iteration of a loop is taken to be as slow as
+ * the slowest node that had some. */
+static void loop_costs(const struct site *s, double *cost, unsigned *count)
 {
     int nodes = omp_rt.nodes;
-    double speed[nodes], total = 0;
-    for (int i = 0; i < nodes; i++) {
-        speed[i] = window_speed(s, i);
-        total += speed[i];
+    for (unsigned l = 0; l < s->nloops; l++) {
+        count[l] = 0;
+        double worst = 0;
+        for (int i = 0; i < nodes; i++) {
+            uint64_t ns = 0, iters = 0;
+            for (unsigned k = 0; k < s->filled; k++) {
+                if (s->win_loop[k] != l)
+                    continue;
+                ns += s->win_ns[(size_t)k * (size_t)nodes + (size_t)i];
+                iters += s->win_iters[(size_t)k * (size_t)nodes + (size_t)i];
+                count[l] += i == 0;
+            }
+            cost[l * (unsigned)nodes + (unsigned)i] = iters ? (double)ns / (double)iters : -1;
+            if (iters && (double)ns / (double)iters > worst)
+                worst = (double)ns / (double)iters;
+        }
+        for (int i = 0; i < nodes; i++)
+            if (cost[l * (unsigned)nodes + (unsigned)i] < 0)
+                cost[l * (unsigned)nodes + (unsigned)i] = worst;
     }
+}
+
+/* The time the ring's executions would take on blocks `bounds`: each
+ * execution of a loop lasts as long as its slowest node (a barrier ends
+ * it).  The loops of a site share the blocks (see the top of the file)
+ * but not always the nodes' relative speeds: on a stencil's copy and
+ * update, one node may be the slower one on one loop and not on the other,
+ * and a split balanced on their summed times can be worse than equal
+ * blocks. */
+static double predicted(const struct site *s, const double *cost, const unsigned *count, const uint64_t *bounds)
+{
+    int nodes = omp_rt.nodes;
+    double total = 0;
+    for (unsigned l = 0; l < s->nloops; l++) {
+        double worst = 0;
+        for (int i = 0; i < nodes; i++) {
+            double t = (double)(bounds[i + 1] - bounds[i]) * cost[l * (unsigned)nodes + (unsigned)i];
+            worst = t > worst ? t : worst;
+        }
+        total += count[l] * worst;
+    }
+    return total;
+}
+
+/* Blocks in proportion to `speed` (per node), in granules of g
+ * iterations, at least one each when there are enough: target[i] is where
+ * boundary i would go, in granules.  Returns false without speeds. */
+static bool proportional(const struct site *s, const double *speed, double *target)
+{
+    int nodes = omp_rt.nodes;
+    double total = 0, acc = 0;
+    for (int i = 0; i < nodes; i++)
+        total += speed[i];
     if (total <= 0)
         return false;
-    uint64_t n = s->key.n, g = omp_profiled.min;
-    uint64_t granules = (n + g - 1) / g, floor_each = granules >= (uint64_t)nodes ? 1 : 0;
-    double target[nodes + 1], acc = 0;
-    int dirs[nodes + 1];
-    /* A boundary that turns back means the last step overshot (noise, or a
-     * node whose speed depends on its load, as under a CPU quota): this
-     * step and the next are half as long, and the next move needs twice
-     * the deviation (settle_execution() lowers it again after a calm
-     * spell). */
-    bool flipped = false;
+    uint64_t g = omp_profiled.min, granules = (s->key.n + g - 1) / g;
     for (int i = 1; i < nodes; i++) {
         acc += speed[i - 1];
         target[i] = acc / total * (double)granules;
-        double now = (double)s->bounds[i] / (double)g;
-        dirs[i] = target[i] > now ? 1 : target[i] < now ? -1 : 0;
-        flipped |= dirs[i] && dirs[i] == -s->moved[i];
     }
-    double step = flipped && s->step > 1.0 / 16 ? s->step / 2 : s->step;
-    uint64_t bounds[nodes + 1], largest = 0;
+    return true;
+}
+
+/* Boundaries `step` of the way from the current ones to `target`, in
+ * whole granules, each block at least one granule when there are enough;
+ * returns the largest move, in iterations. */
+static uint64_t bounds_towards(const struct site *s, const double *target, double step, uint64_t *bounds)
+{
+    int nodes = omp_rt.nodes;
+    uint64_t n = s->key.n, g = omp_profiled.min;
+    uint64_t granules = (n + g - 1) / g, floor_each = granules >= (uint64_t)nodes ? 1 : 0, largest = 0;
     bounds[0] = 0;
     for (int i = 1; i < nodes; i++) {
         double now = (double)s->bounds[i] / (double)g;
@@ -243,8 +314,56 @@ static bool repartition(struct site *s)
         largest = d > largest ? d : largest;
     }
     bounds[nodes] = n;
-    double dead = s->alpha / 2 * (double)n / nodes;
-    if (largest == 0 || (double)largest < dead)
+    return largest;
+}
+
+/* New blocks part of the way (step) from the current ones towards a split
+ * in proportion to measured speed: the speeds over the whole ring, or
+ * those of one of the site's loops, whichever split the costs measured
+ * per loop predict to be fastest (predicted()).  No move is made unless
+ * that split promises to save alpha of the time, or when the blocks
+ * would move by less than alpha/2 of a block: on a DSM every move costs
+ * page traffic.  (A node that had no iterations has no speed: its block
+ * shrinks towards the minimum.)  Returns whether the blocks changed. */
+static bool repartition(struct site *s)
+{
+    int nodes = omp_rt.nodes;
+    double cost[LOOPS * (unsigned)nodes], speed[nodes], target[nodes + 1], best[nodes + 1];
+    unsigned count[LOOPS];
+    uint64_t bounds[nodes + 1];
+    loop_costs(s, cost, count);
+    double now_t = predicted(s, cost, count, s->bounds), best_t = now_t;
+    for (unsigned c = 0; c <= s->nloops; c++) {
+        for (int i = 0; i < nodes; i++) {
+            double per = c < s->nloops ? cost[c * (unsigned)nodes + (unsigned)i] : 0;
+            speed[i] = c < s->nloops ? (per > 0 ? 1 / per : 0) : window_speed(s, i);
+        }
+        if (!proportional(s, speed, target))
+            continue;
+        bounds_towards(s, target, 1.0, bounds);
+        double t = predicted(s, cost, count, bounds);
+        if (t < best_t) {
+            best_t = t;
+            memcpy(best, target, sizeof best);
+        }
+    }
+    if (best_t >= now_t * (1 - s->alpha))
+        return false;
+    /* A boundary that turns back means the last step overshot (noise, or a
+     * node whose speed depends on its load, as under a CPU quota): this
+     * step and the next are half as long, and the next move needs twice
+     * the deviation (settle_execution() lowers it again after a calm
+     * spell). */
+    int dirs[nodes + 1];
+    bool flipped = false;
+    for (int i = 1; i < nodes; i++) {
+        double now = (double)s->bounds[i] / (double)omp_profiled.min;
+        dirs[i] = best[i] > now ? 1 : best[i] < now ? -1 : 0;
+        flipped |= dirs[i] && dirs[i] == -s->moved[i];
+    }
+    double step = flipped && s->step > 1.0 / 16 ? s->step / 2 : s->step;
+    uint64_t largest = bounds_towards(s, best, step, bounds);
+    if (largest == 0 || (double)largest < s->alpha / 2 * (double)s->key.n / nodes)
         return false;
     for (int i = 1; i < nodes; i++)
         s->moved[i] = dirs[i];
@@ -311,7 +430,7 @@ static void settle_execution(struct site *s)
     if (s->done - s->calm_since >= CALM) {
         s->calm_since = s->done;
         s->alpha = s->alpha / 2 > omp_profiled.alpha ? s->alpha / 2 : omp_profiled.alpha;
-        s->step = s->step * 2 < 1.0 ? s->step * 2 : 1.0;
+        s->step = s->step * 2 < 0.5 ? s->step * 2 : 0.5;
     }
     int who;
     if (deviation(sum, nodes, &who) <= s->alpha) {
@@ -362,8 +481,11 @@ static void consume(const void *data, size_t len)
         if (t[i].exec != s->done)
             dsm_fatal("internal: loop site %u: timing of execution %lu while collecting %lu", t[i].site,
                       (unsigned long)t[i].exec, (unsigned long)s->done);
+        if (t[i].loop >= LOOPS)
+            dsm_fatal("loop timing of node %d for an unknown loop %u", t[i].node, t[i].loop);
         s->ns[t[i].node] = t[i].ns;
         s->iters[t[i].node] = t[i].iters;
+        s->loop = t[i].loop;
         if (++s->got == omp_rt.nodes)
             settle_execution(s);
     }
