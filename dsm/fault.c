@@ -184,6 +184,13 @@ static void home_fault(uint64_t page, bool write)
     }
 }
 
+static bool adoptable(size_t i, uint64_t page, const void *arg)
+{
+    (void)i;
+    (void)arg;
+    return dsm.state[page] != PG_RW && !dsm_pinned(page) && !dsm_shared(page);
+}
+
 /* Pages this node has just become home of, that no other node holds
  * (home migration moved them here and every other copy was dropped):
  * writable at once, watched as unshared pages are (home_rw), as the first
@@ -192,24 +199,9 @@ static void home_fault(uint64_t page, bool write)
  * `sorted` is in increasing order; no stripe lock may be held. */
 void dsm_adopt(const uint64_t *sorted, size_t n)
 {
-    uint64_t *todo = malloc(n * sizeof *todo + 1);
-    if (!todo)
-        dsm_fatal("out of memory adopting migrated pages");
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t p = sorted[i];
-        struct dsm_stripe *s = dsm_stripe(p);
-        pthread_mutex_lock(&s->mu);
-        while (dsm_flag(p, PF_BUSY))
-            pthread_cond_wait(&s->cv, &s->mu);
-        if (dsm.state[p] != PG_RW && !dsm_pinned(p) && !dsm_shared(p)) {
-            dsm_flag_set(p, PF_BUSY);
-            todo[k++] = p;
-        }
-        pthread_mutex_unlock(&s->mu);
-    }
-    if (k)
-        dsm_settle_claimed(todo, k, PG_RW);
+    size_t k;
+    uint64_t *todo = dsm_claim(sorted, n, adoptable, NULL, &k);
+    dsm_settle_claimed(todo, k, PG_RW);
     pthread_mutex_lock(&dsm.lists_mu);
     for (size_t i = 0; i < k; i++) {
         if (!dsm_flag(todo[i], PF_HRW)) {

@@ -24,28 +24,21 @@ static bool must_drop(uint64_t page, int32_t writer)
     return h != (uint16_t)(dsm.node + 1);
 }
 
+/* Under the stripe lock: a copy to drop is one still held. */
+static bool droppable(size_t i, uint64_t page, const void *arg)
+{
+    const int32_t *writers = arg;
+    if (!must_drop(page, writers ? writers[i] : -1) || dsm.state[page] == PG_INVALID)
+        return false;
+    if (dsm.twin[page])
+        dsm_fatal("internal: invalidating page %lu with unflushed writes", (unsigned long)page);
+    return true;
+}
+
 void dsm_invalidate(const uint64_t *pages, const int32_t *writers, size_t n)
 {
-    uint64_t *drop = malloc(n * sizeof *drop + 1);
-    if (!drop)
-        dsm_fatal("out of memory for invalidations");
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t p = pages[i];
-        if (!must_drop(p, writers ? writers[i] : -1))
-            continue;
-        struct dsm_stripe *s = dsm_stripe(p);
-        pthread_mutex_lock(&s->mu);
-        while (dsm_flag(p, PF_BUSY))
-            pthread_cond_wait(&s->cv, &s->mu);
-        if (dsm.state[p] != PG_INVALID) {
-            if (dsm.twin[p])
-                dsm_fatal("internal: invalidating page %lu with unflushed writes", (unsigned long)p);
-            dsm_flag_set(p, PF_BUSY);
-            drop[k++] = p;
-        }
-        pthread_mutex_unlock(&s->mu);
-    }
+    size_t k;
+    uint64_t *drop = dsm_claim(pages, n, droppable, writers, &k);
     dsm_settle_claimed(drop, k, PG_INVALID);
     free(drop);
 }

@@ -95,6 +95,31 @@ void dsm_plist_free(struct dsm_plist *l)
     memset(l, 0, sizeof *l);
 }
 
+/* Claims (marks BUSY) the pages of the list that `want` accepts, waiting
+ * first for any fetch or flush under way on each; `want` runs under the
+ * page's stripe lock.  Returns the claimed pages, in list order, in a
+ * malloc'd array (*k of them), for dsm_settle_claimed(). */
+uint64_t *dsm_claim(const uint64_t *pages, size_t n, bool (*want)(size_t i, uint64_t page, const void *arg),
+                    const void *arg, size_t *k)
+{
+    uint64_t *claimed = malloc(n * sizeof *claimed + 1);
+    if (!claimed)
+        dsm_fatal("out of memory claiming pages");
+    *k = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct dsm_stripe *s = dsm_stripe(pages[i]);
+        pthread_mutex_lock(&s->mu);
+        while (dsm_flag(pages[i], PF_BUSY))
+            pthread_cond_wait(&s->cv, &s->mu);
+        if (want(i, pages[i], arg)) {
+            dsm_flag_set(pages[i], PF_BUSY);
+            claimed[(*k)++] = pages[i];
+        }
+        pthread_mutex_unlock(&s->mu);
+    }
+    return claimed;
+}
+
 /* Pages claimed (marked BUSY) by the caller, sorted: protected in
  * coalesced ranges, then given their new state and released to the
  * threads that wait for them. */
