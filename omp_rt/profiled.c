@@ -76,7 +76,7 @@ struct omp_profiled_opts omp_profiled = { .warmup = 1, .alpha = 0.1, .hold = 3, 
 
 /* Executions a speed is measured over (at least `hold`), and executions
  * without a change after which a raised threshold comes down again. */
-enum { WINDOW = 8, CALM = 64 };
+enum { WINDOW = 16, CALM = 64 };
 
 /* The loops (call sites) of one site told apart, at most this many; more
  * share the last one's figures. */
