@@ -323,8 +323,10 @@ static uint64_t bounds_towards(const struct site *s, const double *target, doubl
  * per loop predict to be fastest (predicted()).  No move is made unless
  * that split promises to save alpha of the time, or when the blocks
  * would move by less than alpha/2 of a block: on a DSM every move costs
- * page traffic.  (A node that had no iterations has no speed: its block
- * shrinks towards the minimum.)  Returns whether the blocks changed. */
+ * page traffic.  (A node that had no iterations of a loop counts as the
+ * slowest node on it; one with none at all has no speed over the whole
+ * ring, and that candidate shrinks its block towards the minimum.)
+ * Returns whether the blocks changed. */
 static bool repartition(struct site *s)
 {
     int nodes = omp_rt.nodes;
