@@ -214,14 +214,27 @@ static void record(struct site *s)
     s->filled += s->filled < s->window;
 }
 
+/* A node's time and iterations summed over the ring's executions of loop
+ * `loop` (-1: of every loop); returns how many executions that was. */
+static unsigned ring_totals(const struct site *s, int node, int loop, uint64_t *ns, uint64_t *iters)
+{
+    unsigned n = 0;
+    *ns = *iters = 0;
+    for (unsigned k = 0; k < s->filled; k++) {
+        if (loop >= 0 && s->win_loop[k] != loop)
+            continue;
+        *ns += s->win_ns[(size_t)k * (size_t)omp_rt.nodes + (size_t)node];
+        *iters += s->win_iters[(size_t)k * (size_t)omp_rt.nodes + (size_t)node];
+        n++;
+    }
+    return n;
+}
+
 /* A node's speed over the ring: its iterations per nanosecond. */
 static double window_speed(const struct site *s, int node)
 {
-    uint64_t ns = 0, iters = 0;
-    for (unsigned k = 0; k < s->filled; k++) {
-        ns += s->win_ns[(size_t)k * (size_t)omp_rt.nodes + (size_t)node];
-        iters += s->win_iters[(size_t)k * (size_t)omp_rt.nodes + (size_t)node];
-    }
+    uint64_t ns, iters;
+    ring_totals(s, node, -1, &ns, &iters);
     return ns ? (double)iters / (double)ns : 0;
 }
 
@@ -233,24 +246,16 @@ static void loop_costs(const struct site *s, double *cost, unsigned *count)
 {
     int nodes = omp_rt.nodes;
     for (unsigned l = 0; l < s->nloops; l++) {
-        count[l] = 0;
-        double worst = 0;
+        double worst = 0, *c = &cost[l * (unsigned)nodes];
         for (int i = 0; i < nodes; i++) {
-            uint64_t ns = 0, iters = 0;
-            for (unsigned k = 0; k < s->filled; k++) {
-                if (s->win_loop[k] != l)
-                    continue;
-                ns += s->win_ns[(size_t)k * (size_t)nodes + (size_t)i];
-                iters += s->win_iters[(size_t)k * (size_t)nodes + (size_t)i];
-                count[l] += i == 0;
-            }
-            cost[l * (unsigned)nodes + (unsigned)i] = iters ? (double)ns / (double)iters : -1;
-            if (iters && (double)ns / (double)iters > worst)
-                worst = (double)ns / (double)iters;
+            uint64_t ns, iters;
+            count[l] = ring_totals(s, i, (int)l, &ns, &iters);
+            c[i] = iters ? (double)ns / (double)iters : -1;
+            worst = c[i] > worst ? c[i] : worst;
         }
         for (int i = 0; i < nodes; i++)
-            if (cost[l * (unsigned)nodes + (unsigned)i] < 0)
-                cost[l * (unsigned)nodes + (unsigned)i] = worst;
+            if (c[i] < 0)
+                c[i] = worst;
     }
 }
 
@@ -421,12 +426,9 @@ static void settle_execution(struct site *s)
     record(s);
     if (s->filled < omp_profiled.hold)
         return;
-    uint64_t sum[nodes];
-    for (int i = 0; i < nodes; i++) {
-        sum[i] = 0;
-        for (unsigned k = 0; k < s->filled; k++)
-            sum[i] += s->win_ns[(size_t)k * (size_t)nodes + (size_t)i];
-    }
+    uint64_t sum[nodes], iters;
+    for (int i = 0; i < nodes; i++)
+        ring_totals(s, i, -1, &sum[i], &iters);
     /* After CALM executions without a change, a raised threshold and a
      * shortened step come back halfway towards their start. */
     if (s->done - s->calm_since >= CALM) {
