@@ -144,22 +144,15 @@ static void remember_sweep(int slot, uint64_t end)
     sweeps.window[slot] = w < SWEEP_MAX_PAGES ? w : SWEEP_MAX_PAGES;
 }
 
-/* The claimed pages are one contiguous run: one mprotect for all.  They
- * do not count as faults for home migration: a read-ahead may run past
- * what this node uses. */
+/* The claimed pages page+1..page+n, one contiguous run (one mprotect),
+ * become read-only.  They do not count as faults for home migration: a
+ * read-ahead may run past what this node uses. */
 static void release_readahead(uint64_t page, uint64_t n)
 {
-    if (n == 0)
-        return;
-    dsm_protect(page + 1, n, PG_RO);
-    for (uint64_t q = page + 1; q <= page + n; q++) {
-        struct dsm_stripe *s = dsm_stripe(q);
-        pthread_mutex_lock(&s->mu);
-        dsm.state[q] = PG_RO;
-        dsm_flag_clear(q, PF_BUSY);
-        pthread_cond_broadcast(&s->cv);
-        pthread_mutex_unlock(&s->mu);
-    }
+    uint64_t run[n + 1];
+    for (uint64_t i = 0; i < n; i++)
+        run[i] = page + 1 + i;
+    dsm_settle_claimed(run, n, PG_RO);
 }
 
 /* ---- the state machine -------------------------------------------------- */

@@ -439,8 +439,8 @@ static void run_promptly(void)
 
 static void *progress_main(void *arg)
 {
-    run_promptly();
     (void)arg;
+    run_promptly();
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL);
