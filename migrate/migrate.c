@@ -9,8 +9,9 @@
  *   3. each home decides the moves of its pages (decide.c); a barrier
  *      gathers every node's moves and gives the whole list to every node;
  *   4. every node applies the list: a new home fetches the page from the
- *      old one, every node records the new home and drops its copy, so that
- *      no node holds a copy the new home does not know of; the new home
+ *      old one (unless it still holds a copy, which is then current),
+ *      every node records the new home and drops its copy, so that no
+ *      node holds a copy the new home does not know of; the new home
  *      makes the pages writable at once (dsm_adopt), saving the fault
  *      each would take on its first use;
  *   5. a last barrier, so that no node touches a moved page before its new
@@ -182,13 +183,16 @@ static struct mig_move *decide(size_t *n)
 /* ---- step 4: moving ---------------------------------------------------- */
 
 /* The new home takes the data: one-sided gets of the old homes' runtime
- * views, which nobody writes until the last barrier. */
+ * views, which nobody writes until the last barrier.  A copy the new home
+ * still holds needs no get: the barrier before the decisions dropped every
+ * copy another node wrote since it was fetched (and the suspect ones), so
+ * a copy that survived it is the home's, byte for byte. */
 static void fetch_moved_in(const struct mig_move *m, size_t n)
 {
     struct net_wait w;
     net_rma_begin(&w);
     for (size_t i = 0; i < n; i++) {
-        if (m[i].to != dsm.node)
+        if (m[i].to != dsm.node || dsm.state[m[i].page] != PG_INVALID)
             continue;
         struct dsm_seg *seg = dsm_seg_of(m[i].page);
         net_rma_get(&w, m[i].from, seg->net_id, (m[i].page - seg->first_page) << dsm.page_shift,
