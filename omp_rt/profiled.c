@@ -44,7 +44,10 @@
  * loop's execution lasting as long as its slowest node (repartition()).
  * A move is made only if the best candidate saves alpha of that time.
  *
- * Moves go halfway.  A boundary that turns back means a move overshot
+ * A site's first move goes all the way to the split measured (the equal
+ * blocks it starts from were a guess, not a measurement, and every move
+ * costs page traffic); later moves go halfway.  A boundary that turns back
+ * means a move overshot
  * (noise, or a node whose speed depends on its load, as under a CPU
  * quota): the step halves again and the threshold doubles (up to 4
  * alpha); after CALM executions without a change they come back halfway.
@@ -144,7 +147,7 @@ static uint32_t site_of(const struct omp_site_key *k)
     s->key = *k;
     s->bounds = node_array();
     s->measure_from = omp_profiled.warmup;
-    s->step = 0.5;
+    s->step = 1.0;
     s->alpha = omp_profiled.alpha;
     s->moved = calloc((size_t)omp_rt.nodes + 1, sizeof *s->moved);
     if (!s->moved)
@@ -375,7 +378,7 @@ static bool repartition(struct site *s)
     for (int i = 1; i < nodes; i++)
         s->moved[i] = dirs[i];
     memcpy(s->bounds, bounds, sizeof bounds);
-    s->step = step;
+    s->step = step < 0.5 ? step : 0.5;
     if (flipped && s->alpha < 4 * omp_profiled.alpha)
         s->alpha *= 2;
     return true;
