@@ -106,11 +106,11 @@ static uint64_t claim_readahead(uint64_t page, int home, uint64_t max, bool swee
     return n;
 }
 
-/* This thread's last few sweeps: where the last run fetched ends, and the
- * read-ahead window of the next fault there. */
+/* This thread's last few sweeps: the pages the last run read ahead,
+ * [ahead, end), and the read-ahead window of the next fault, at end. */
 enum { SWEEPS = 4, SWEEP_MAX_PAGES = 64 };
 static __thread struct {
-    uint64_t end[SWEEPS], window[SWEEPS];
+    uint64_t ahead[SWEEPS], end[SWEEPS], window[SWEEPS];
     unsigned oldest;
 } sweeps;
 
@@ -130,23 +130,31 @@ static uint64_t sweep_window(int slot)
     return w > dsm_cfg.readahead ? w : dsm_cfg.readahead;
 }
 
-/* Records where a fetched run ends, in its sweep's slot (whose window
- * doubles) or the oldest slot. */
-static void remember_sweep(int slot, uint64_t end)
+/* Records the run fetched at a fault at `page`, n pages read ahead, in its
+ * sweep's slot (whose window doubles) or the oldest slot.  The pages the
+ * sweep's previous run read ahead count now as read for home migration:
+ * the sweep went past them, as each would have faulted without the
+ * read-ahead.  (Those of a sweep's last run are not counted: a read-ahead
+ * may run past what this node uses.) */
+static void remember_sweep(int slot, uint64_t page, uint64_t n)
 {
     uint64_t w = 2 * sweep_window(slot);
     if (slot < 0) {
         slot = (int)sweeps.oldest;
         sweeps.oldest = (sweeps.oldest + 1) % SWEEPS;
         w = dsm_cfg.readahead;
+    } else {
+        for (uint64_t q = sweeps.ahead[slot]; q < sweeps.end[slot]; q++)
+            dsm_count_fault(q, false);
     }
-    sweeps.end[slot] = end;
+    sweeps.ahead[slot] = page + 1;
+    sweeps.end[slot] = page + 1 + n;
     sweeps.window[slot] = w < SWEEP_MAX_PAGES ? w : SWEEP_MAX_PAGES;
 }
 
 /* The claimed pages page+1..page+n, one contiguous run (one mprotect),
- * become read-only.  They do not count as faults for home migration: a
- * read-ahead may run past what this node uses. */
+ * become read-only.  They count as faults for home migration only once
+ * the sweep goes past them (remember_sweep). */
 static void release_readahead(uint64_t page, uint64_t n)
 {
     uint64_t run[n + 1];
@@ -227,7 +235,7 @@ static void remote_fault(uint64_t page, bool write, int home, struct dsm_stripe 
         uint64_t ahead = claim_readahead(page, home, sweep_window(sweep), sweep >= 0);
         fetch(page, 1 + ahead, home);
         release_readahead(page, ahead);
-        remember_sweep(sweep, page + 1 + ahead);
+        remember_sweep(sweep, page, ahead);
         pthread_mutex_lock(&s->mu);
         dsm_flag_clear(page, PF_BUSY);
         pthread_cond_broadcast(&s->cv);

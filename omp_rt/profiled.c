@@ -25,8 +25,8 @@
  * iterations that just changed node, fall in the executions right after a
  * change, which are not measured.  Placing pages is home migration's job:
  * with OMPDSM_MIGRATE on (first, every...), a repartition also asks for a
- * migration two counted barriers later, once the moved iterations have
- * faulted their pages where they now run.
+ * migration after each of the next executions (one per loop of the site),
+ * once the moved iterations have faulted their pages where they now run.
  *
  * Repartitioning: after `warmup` executions (the first ones fault pages
  * in), the last executions on the current blocks (up to WINDOW, at least
@@ -97,6 +97,7 @@ struct site {
     double alpha;               /* the threshold now: omp_profiled.alpha, more after turns */
     uint64_t calm_since;        /* the execution of the last change or threshold decay */
     uint64_t migrations;        /* home migrations taken when it was last settled */
+    unsigned migrate_left;      /* migrations still to ask for after a change */
     int *moved;                 /* per boundary: direction of its last move */
     int got;                    /* timings of execution `done` received */
     uint64_t *ns, *iters;       /* per node, for execution `done` */
@@ -415,6 +416,8 @@ static void settle_execution(struct site *s)
     int nodes = omp_rt.nodes;
     s->done++;
     s->got = 0;
+    if (s->migrate_left && mig_request(1))
+        s->migrate_left--;
     if (dsm_stats.migrations != s->migrations) {
         /* Homes moved since the last execution: the first executions
          * after it run on freshly placed pages (and on the other nodes'
@@ -451,13 +454,19 @@ static void settle_execution(struct site *s)
         return;
     s->streak = 0;
     if (repartition(s)) {
-        /* Let the homes of the pages that changed node follow, once the
-         * new blocks have run (and faulted) twice: the loops of a site
-         * often come in pairs over two arrays (a stencil's copy and
-         * update), and a page read ahead faults only when it is written.
-         * Until the migration and the execution after it are over, times
-         * say more about traffic than about speed; the ring starts again. */
-        s->measure_from = s->done + omp_profiled.warmup + (mig_request(2) ? 3 : 0);
+        /* Let the homes of the pages that changed node follow as soon as
+         * the new blocks have run (and faulted, read-ahead included): a
+         * migration after each of the next executions, one per loop of
+         * the site, as the loops may use different arrays (a stencil's
+         * update reads them all, its copy only two).  Waiting longer costs
+         * more: each execution until then fetches those pages again, as
+         * the copies a node fetched before it registered as their sharer
+         * are dropped at its next barrier (dsm/flush.c).  Until the
+         * migrations and the execution after them are over, times say
+         * more about traffic than about speed; the ring starts again. */
+        bool migrating = mig_request(1);
+        s->migrate_left = migrating ? s->nloops - 1 : 0;
+        s->measure_from = s->done + omp_profiled.warmup + (migrating ? 1 + s->nloops : 0);
         s->filled = s->next = 0;
         s->calm_since = s->done;
     }
