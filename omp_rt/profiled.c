@@ -46,12 +46,11 @@
  *
  * A site's first move goes all the way to the split measured (the equal
  * blocks it starts from were a guess, not a measurement, and every move
- * costs page traffic); later moves go halfway.  A boundary that turns back
- * means a move overshot
- * (noise, or a node whose speed depends on its load, as under a CPU
- * quota): the step halves again and the threshold doubles (up to 4
- * alpha); after CALM executions without a change they come back halfway.
- * So blocks cannot thrash.  On a DSM every move costs page traffic (the
+ * costs page traffic); later moves go halfway.  A boundary that turns
+ * back means a move overshot (noise, or a node whose speed depends on its
+ * load, as under a CPU quota): the step halves again and the threshold
+ * doubles (up to 4 alpha); after CALM executions without a change they
+ * come back halfway.  So blocks cannot thrash.  On a DSM every move costs page traffic (the
  * iterations that change node bring their pages' faults, twins and diffs
  * with them until the homes follow), so moves smaller than half the
  * threshold of a block are not made, and the executions right after a
