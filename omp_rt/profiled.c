@@ -44,18 +44,19 @@
  * loop's execution lasting as long as its slowest node (repartition()).
  * A move is made only if the best candidate saves alpha of that time.
  *
- * A site's first move goes all the way to the split measured (the equal
- * blocks it starts from were a guess, not a measurement, and every move
- * costs page traffic); later moves go halfway.  A boundary that turns
- * back means a move overshot (noise, or a node whose speed depends on its
- * load, as under a CPU quota): the step halves again and the threshold
- * doubles (up to 4 alpha); after CALM executions without a change they
- * come back halfway.  So blocks cannot thrash.  On a DSM every move costs page traffic (the
- * iterations that change node bring their pages' faults, twins and diffs
- * with them until the homes follow), so moves smaller than half the
- * threshold of a block are not made, and the executions right after a
- * change are not measured (`warmup` again, and the migration), nor are
- * those right after any home migration.
+ * Moves go halfway; a site's first move goes all the way to the split
+ * measured if that promises to save twice alpha (the equal blocks it
+ * starts from were a guess, not a measurement, and every move costs page
+ * traffic, so a large imbalance is best corrected at once).  A boundary
+ * that turns back means a move overshot (noise, or a node whose speed
+ * depends on its load, as under a CPU quota): the step halves again and
+ * the threshold doubles (up to 4 alpha); after CALM executions without a
+ * change they come back halfway.  So blocks cannot thrash.  On a DSM every
+ * move costs page traffic (the iterations that change node bring their
+ * pages' faults, twins and diffs with them until the homes follow), so
+ * moves smaller than half the threshold of a block are not made, and the
+ * executions right after a change are not measured (`warmup` again, and
+ * the migration), nor are those right after any home migration.
  *
  * Sites are numbered in the order the program first meets them, which is
  * the same on every node (all threads meet every worksharing loop).  The
@@ -147,7 +148,7 @@ static uint32_t site_of(const struct omp_site_key *k)
     s->key = *k;
     s->bounds = node_array();
     s->measure_from = omp_profiled.warmup;
-    s->step = 1.0;
+    s->step = 0.5;
     s->alpha = omp_profiled.alpha;
     s->moved = calloc((size_t)omp_rt.nodes + 1, sizeof *s->moved);
     if (!s->moved)
@@ -365,20 +366,24 @@ static bool repartition(struct site *s)
      * the deviation (settle_execution() lowers it again after a calm
      * spell). */
     int dirs[nodes + 1];
-    bool flipped = false;
+    bool flipped = false, first = true;
     for (int i = 1; i < nodes; i++) {
         double now = (double)s->bounds[i] / (double)omp_profiled.min;
         dirs[i] = best[i] > now ? 1 : best[i] < now ? -1 : 0;
         flipped |= dirs[i] && dirs[i] == -s->moved[i];
+        first &= s->moved[i] == 0;
     }
     double step = flipped && s->step > 1.0 / 16 ? s->step / 2 : s->step;
-    uint64_t largest = bounds_towards(s, best, step, bounds);
+    /* The first move goes all the way if it promises twice the threshold:
+     * the equal blocks were a guess, and each move costs page traffic. */
+    double reach = first && best_t < now_t * (1 - 2 * s->alpha) ? 1.0 : step;
+    uint64_t largest = bounds_towards(s, best, reach, bounds);
     if (largest == 0 || (double)largest < s->alpha / 2 * (double)s->key.n / nodes)
         return false;
     for (int i = 1; i < nodes; i++)
         s->moved[i] = dirs[i];
     memcpy(s->bounds, bounds, sizeof bounds);
-    s->step = step < 0.5 ? step : 0.5;
+    s->step = step;
     if (flipped && s->alpha < 4 * omp_profiled.alpha)
         s->alpha *= 2;
     return true;
