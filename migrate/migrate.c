@@ -333,12 +333,41 @@ bool mig_request(unsigned after)
     return true;
 }
 
-bool mig_counted_barrier(void)
+/* Whether `loop` (a call site, 0: none) ends its first execution here.
+ * Every node meets the loops in the same order, so they all agree. */
+static bool first_end_of(uintptr_t loop)
+{
+    static struct {
+        uintptr_t *v;
+        size_t n, cap;
+    } seen;
+    if (!loop)
+        return false;
+    for (size_t i = 0; i < seen.n; i++)
+        if (seen.v[i] == loop)
+            return false;
+    if (seen.n == seen.cap) {
+        seen.cap = seen.cap ? 2 * seen.cap : 16;
+        seen.v = realloc(seen.v, seen.cap * sizeof *seen.v);
+        if (!seen.v)
+            dsm_fatal("out of memory for the loops seen by home migration");
+    }
+    seen.v[seen.n++] = loop;
+    return true;
+}
+
+/* `first` migrates at the first counted barrier and at the end of each
+ * worksharing loop's first execution: a loop's first execution shows how
+ * it uses its pages (a solver's loops may touch arrays the initialisation
+ * did not, as Himeno's wrk2), and a migration with nothing to move costs
+ * only its barriers. */
+bool mig_counted_barrier(uintptr_t loop)
 {
     static uint64_t counted;
     counted++;
     bool asked = requested > 0 && --requested == 0;
-    bool due = asked || (dsm_cfg.migrate == DSM_MIGRATE_FIRST && counted == 1)
+    bool new_loop = first_end_of(loop);
+    bool due = asked || (dsm_cfg.migrate == DSM_MIGRATE_FIRST && (counted == 1 || new_loop))
             || (dsm_cfg.migrate == DSM_MIGRATE_EVERY && counted % dsm_cfg.migrate_every == 0);
     if (due)
         mig_migrate();

@@ -41,10 +41,10 @@ size_t mig_decide(struct mig_count *c, size_t n, int nodes, int self, bool (*kee
 /* The collective migration step; every node calls it at the same point. */
 void mig_migrate(void);
 
-/* A barrier that ends a parallel region or a worksharing loop: a home
- * migration instead when OMPDSM_MIGRATE says this one is due (then it
- * returns true). */
-bool mig_counted_barrier(void);
+/* A barrier that ends a parallel region or a worksharing loop (loop: the
+ * loop's call site, or 0): a home migration instead when OMPDSM_MIGRATE
+ * says this one is due (then it returns true). */
+bool mig_counted_barrier(uintptr_t loop);
 
 /* Asks for a migration at the after-th counted barrier from now, unless
  * OMPDSM_MIGRATE is off (an earlier request wins); returns whether one

@@ -317,7 +317,7 @@ bool GOMP_loop_ull_ordered_start(bool up, unsigned long long s, unsigned long lo
 
 void GOMP_loop_end(void)
 {
-    omp_rt_end_barrier();
+    omp_rt_end_barrier(cur.a.where);
 }
 
 void GOMP_loop_end_nowait(void)
@@ -326,7 +326,7 @@ void GOMP_loop_end_nowait(void)
 
 bool GOMP_loop_end_cancel(void)
 {
-    omp_rt_end_barrier();
+    omp_rt_end_barrier(cur.a.where);
     return false;
 }
 

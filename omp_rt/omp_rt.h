@@ -83,8 +83,10 @@ int omp_rt_thread_num(void);
 /* barrier.c: the team barrier (a DSM barrier among the nodes). */
 void omp_rt_barrier(void);
 /* The barrier that ends a parallel region or a worksharing loop: these are
- * the barriers OMPDSM_MIGRATE counts. */
-void omp_rt_end_barrier(void);
+ * the barriers OMPDSM_MIGRATE counts.  loop: the call site of the
+ * worksharing loop it ends (OMPDSM_MIGRATE=first migrates at the end of
+ * each loop's first execution), or 0. */
+void omp_rt_end_barrier(uintptr_t loop);
 
 /* ws.c: node 0's worksharing service. */
 void omp_ws_register(void);

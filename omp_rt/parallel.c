@@ -65,12 +65,12 @@ void omp_rt_barrier(void)
     prof_sync(PROF_BARRIER, t0, dsm_now_ns(), 0);
 }
 
-void omp_rt_end_barrier(void)
+void omp_rt_end_barrier(uintptr_t loop)
 {
     if (team.size == 1)
         return;
     uint64_t t0 = dsm_now_ns(), in = dsm_stats.pages_migrated_in;
-    bool migrated = mig_counted_barrier();
+    bool migrated = mig_counted_barrier(loop);
     prof_sync(migrated ? PROF_MIGRATION : PROF_BARRIER, t0, dsm_now_ns(), dsm_stats.pages_migrated_in - in);
 }
 
@@ -84,9 +84,10 @@ static void enter_team(void)
     team.num = omp_rt.node;
 }
 
-static void leave_team(void)
+/* loop: the worksharing loop a combined parallel loop region ends, or 0. */
+static void leave_team(uintptr_t loop)
 {
-    omp_rt_end_barrier();
+    omp_rt_end_barrier(loop);
     omp_ws_reset();
     team.size = 1;
     team.num = 0;
@@ -108,7 +109,7 @@ static void run_region(const struct region_cmd *c)
     enter_team();
     set_up_worksharing(c);
     c->fn(c->data);
-    leave_team();
+    leave_team(c->loop.kind ? c->loop.where : 0);
 }
 
 int omp_rt_worker_loop(void)
@@ -203,7 +204,7 @@ void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
 
 void GOMP_parallel_end(void)
 {
-    leave_team();
+    leave_team(0);
 }
 
 /* Every node must run the same executable at the same address: function
