@@ -107,8 +107,10 @@ static uint64_t claim_readahead(uint64_t page, int home, uint64_t max, bool swee
 }
 
 /* This thread's last few sweeps: the pages the last run read ahead,
- * [ahead, end), and the read-ahead window of the next fault, at end. */
-enum { SWEEPS = 4, SWEEP_MAX_PAGES = 64 };
+ * [ahead, end), and the read-ahead window of the next fault, at end.  A
+ * stencil sweeps many arrays at once (Himeno's solver 14), each a sweep of
+ * its own. */
+enum { SWEEPS = 32, SWEEP_MAX_PAGES = 64 };
 static __thread struct {
     uint64_t ahead[SWEEPS], end[SWEEPS], window[SWEEPS];
     unsigned oldest;
