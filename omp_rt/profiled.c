@@ -98,6 +98,7 @@ struct site {
     uint64_t calm_since;        /* the execution of the last change or threshold decay */
     uint64_t migrations;        /* home migrations taken when it was last settled */
     unsigned migrate_left;      /* migrations still to ask for after a change */
+    bool jumped;                /* the last move went all the way (the first move) */
     int *moved;                 /* per boundary: direction of its last move */
     int got;                    /* timings of execution `done` received */
     uint64_t *ns, *iters;       /* per node, for execution `done` */
@@ -373,7 +374,7 @@ static bool repartition(struct site *s)
         flipped |= dirs[i] && dirs[i] == -s->moved[i];
         first &= s->moved[i] == 0;
     }
-    double step = flipped && s->step > 1.0 / 16 ? s->step / 2 : s->step;
+    double step = flipped && !s->jumped && s->step > 1.0 / 16 ? s->step / 2 : s->step;
     /* The first move goes all the way if it promises twice the threshold:
      * the equal blocks were a guess, and each move costs page traffic. */
     double reach = first && best_t < now_t * (1 - 2 * s->alpha) ? 1.0 : step;
@@ -384,8 +385,13 @@ static bool repartition(struct site *s)
         s->moved[i] = dirs[i];
     memcpy(s->bounds, bounds, sizeof bounds);
     s->step = step;
-    if (flipped && s->alpha < 4 * omp_profiled.alpha)
+    /* Turning back after the first move, which went all the way, is no
+     * sign of noise (so neither the step nor the threshold change for it):
+     * a node whose speed depends on its load (a CPU quota) speeds up on
+     * the smaller block it was given. */
+    if (flipped && !s->jumped && s->alpha < 4 * omp_profiled.alpha)
         s->alpha *= 2;
+    s->jumped = reach == 1.0;
     return true;
 }
 
