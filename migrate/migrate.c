@@ -365,10 +365,11 @@ bool mig_counted_barrier(uintptr_t loop)
 {
     static uint64_t counted;
     counted++;
-    bool asked = requested > 0 && --requested == 0;
-    bool new_loop = first_end_of(loop);
-    bool due = asked || (dsm_cfg.migrate == DSM_MIGRATE_FIRST && (counted == 1 || new_loop))
-            || (dsm_cfg.migrate == DSM_MIGRATE_EVERY && counted % dsm_cfg.migrate_every == 0);
+    bool due = requested > 0 && --requested == 0;
+    if (dsm_cfg.migrate == DSM_MIGRATE_FIRST)
+        due |= first_end_of(loop) || counted == 1;      /* records every loop */
+    else if (dsm_cfg.migrate == DSM_MIGRATE_EVERY)
+        due |= counted % dsm_cfg.migrate_every == 0;
     if (due)
         mig_migrate();
     else
