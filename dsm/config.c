@@ -150,6 +150,19 @@ static unsigned parse_uint(const char *name, unsigned dflt, unsigned max)
     return (unsigned)x;
 }
 
+static int parse_int(const char *name, int dflt, int min, int max)
+{
+    const char *v = env(name);
+    if (!v)
+        return dflt;
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (errno || end == v || *end || x < min || x > max)
+        dsm_fatal("%s='%s' is not an integer in %d..%d", name, v, min, max);
+    return (int)x;
+}
+
 static double parse_seconds(const char *name, double dflt)
 {
     const char *v = env(name);
@@ -173,6 +186,7 @@ void dsm_config_load(void)
         dsm_fatal("OMPDSM_REGION_SIZE (%zu) is not a multiple of OMPDSM_PAGE_SIZE (%zu)",
                   dsm_cfg.region_size, dsm_cfg.page_size);
     dsm_cfg.spin_us = parse_uint("OMPDSM_SPIN_US", 50, 1000000);
+    dsm_cfg.progress_nice = parse_int("OMPDSM_PROGRESS_NICE", -10, -20, 19);
     dsm_cfg.readahead = parse_uint("OMPDSM_READAHEAD", 7, 1024);
     dsm_cfg.stats = parse_bool("OMPDSM_STATS", false);
     dsm_cfg.trace = env("OMPDSM_TRACE");

@@ -27,6 +27,7 @@ struct dsm_config {
     enum dsm_migrate_mode migrate;  /* OMPDSM_MIGRATE */
     unsigned migrate_every;     /* N of OMPDSM_MIGRATE=every:N (1 for every) */
     unsigned spin_us;           /* OMPDSM_SPIN_US */
+    int progress_nice;          /* OMPDSM_PROGRESS_NICE */
     unsigned readahead;         /* OMPDSM_READAHEAD: pages fetched after a faulting one */
     bool stats;                 /* OMPDSM_STATS */
     const char *trace;          /* OMPDSM_TRACE: trace file, or NULL */

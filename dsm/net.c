@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <ucp/api/ucp.h>
@@ -420,20 +421,33 @@ static void release_regions(void)
  * milliseconds), and every node that waits for a page from us waits that
  * long.  So the thread asks for a short time slice (sched_setattr's
  * sched_runtime, 100 us), which lets a waking thread preempt one with a
- * longer slice (Linux 6.12 and later; older kernels refuse or ignore it,
- * and nothing changes).  Not real-time priority: while requests of its own
- * are outstanding the thread keeps progressing the worker, and at
- * real-time priority it would then keep the other nodes' progress threads
- * from the CPUs when there are more nodes than CPUs. */
+ * longer slice (Linux 6.12 and later; older kernels refuse or ignore it).
+ * That is not enough on its own: the scheduler also keeps the threads of
+ * a CPU to their fair shares, and a progress thread that served a burst of
+ * requests while the application computed has had more than its share, so
+ * its next wake-up waits until the computing thread has caught up, up to a
+ * scheduler tick (measured: one fetch in two Himeno executions waited
+ * 0.85-0.95 ms for a computing home).  A lower nice value weighs the
+ * thread's share up and that wait down (OMPDSM_PROGRESS_NICE, default -10:
+ * 1 slow fetch instead of 25-40 in a Himeno run).  Raising a thread's
+ * priority needs CAP_SYS_NICE or an RLIMIT_NICE; without them the thread
+ * keeps the process's nice value.  Not real-time priority: while a large
+ * transfer is under way the thread keeps progressing the worker, and at
+ * real-time priority it would keep the other nodes' progress threads from
+ * the CPUs when there are more nodes than CPUs (4 nodes on 2 CPUs hung). */
 static void run_promptly(void)
 {
+    pid_t self = gettid();
+    (void)setpriority(PRIO_PROCESS, (id_t)self, dsm_cfg.progress_nice);
+    errno = 0;
+    int nice = getpriority(PRIO_PROCESS, (id_t)self);
     struct {
         uint32_t size, policy;
         uint64_t flags;
         int32_t nice;
         uint32_t priority;
         uint64_t runtime, deadline, period;
-    } attr = { .size = sizeof attr, .policy = SCHED_OTHER, .runtime = 100000 };
+    } attr = { .size = sizeof attr, .policy = SCHED_OTHER, .nice = errno ? 0 : nice, .runtime = 100000 };
     syscall(SYS_sched_setattr, 0, &attr, 0);
 }
 

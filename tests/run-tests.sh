@@ -132,6 +132,8 @@ for tls in $TLS; do
         dsm_job lock_counter "$np" "$tls" "" "$BUILD/tests/dsm/lock_counter" 10000
         dsm_job concurrent_faults "$np" "$tls" "" "$BUILD/tests/dsm/concurrent_faults"
         dsm_job libc_on_shared "$np" "$tls" "" "$BUILD/tests/dsm/libc_on_shared"
+        dsm_job progress_nice "$np" "$tls" "" "$BUILD/tests/dsm/progress_nice"
+        dsm_job progress_nice.5 "$np" "$tls" "OMPDSM_PROGRESS_NICE=5" "$BUILD/tests/dsm/progress_nice"
         dsm_job sparse_region "$np" "$tls" "OMPDSM_REGION_SIZE=8G" "$BUILD/tests/dsm/sparse_region"
         segv_job "$np" "$tls"
         dsm_job migrate_laplace_homes "$np" "$tls" "" "$BUILD/tests/migrate/laplace_homes"
