@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -453,8 +454,8 @@ static void run_promptly(void)
 
 static void *progress_main(void *arg)
 {
-    (void)arg;
     run_promptly();
+    sem_post(arg);      /* set up: net_start() may return */
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL);
@@ -586,9 +587,14 @@ void net_set_timer(unsigned period_ms, void (*fn)(void))
 
 void net_start(void)
 {
-    int err = pthread_create(&net.thread, NULL, progress_main, NULL);
+    sem_t ready;
+    sem_init(&ready, 0, 0);
+    int err = pthread_create(&net.thread, NULL, progress_main, &ready);
     if (err)
         dsm_fatal("cannot start the progress thread: %s", strerror(err));
+    while (sem_wait(&ready) != 0)
+        ;
+    sem_destroy(&ready);
     /* Named, so that ps, top and gdb tell it from the program's threads. */
     pthread_setname_np(net.thread, "ompdsm-progress");
     net.running = true;
