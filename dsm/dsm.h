@@ -38,8 +38,6 @@ enum dsm_flag {
     PF_BAR = 1 << 3,      /* in the list of pages written since the last barrier */
     PF_HRW = 1 << 4,      /* at the home: writable with nobody else holding a copy */
     PF_CNT = 1 << 5,      /* in the list of pages faulted on in this migrate region */
-    PF_AHEAD = 1 << 6,    /* fetched by read-ahead, and no fault has shown it used:
-                             not registered as a sharer, dropped at the next acquire */
 };
 
 #define DSM_MAX_SEGS 4

@@ -52,11 +52,9 @@ bool dsm_shared(uint64_t page)
 }
 
 /* A one-sided get of pages page..page+n-1 (one run of a segment, one
- * home) from the home's runtime view: the page faulted on, and n-1 pages
- * read ahead.  The first fetch of each page also puts it in the fresh
- * list: the home does not know yet that we hold a copy (flush.c registers
- * us at our next release).  Pages read ahead are marked PF_AHEAD until a
- * fault shows them used (remember_sweep, dsm_fault). */
+ * home) from the home's runtime view.  The first fetch of each page also
+ * puts it in the fresh list: the home does not know yet that we hold a copy
+ * (flush.c registers us at our next release). */
 static void fetch(uint64_t page, uint64_t n, int home)
 {
     struct dsm_seg *seg = dsm_seg_of(page);
@@ -68,7 +66,7 @@ static void fetch(uint64_t page, uint64_t n, int home)
     for (uint64_t q = page; q < page + n; q++) {
         if (dsm_flag(q, PF_SHARER))
             continue;
-        dsm_flag_set(q, q == page ? PF_SHARER : PF_SHARER | PF_AHEAD);
+        dsm_flag_set(q, PF_SHARER);
         pthread_mutex_lock(&dsm.lists_mu);
         dsm_plist_add(&dsm.fresh, q);
         pthread_mutex_unlock(&dsm.lists_mu);
@@ -111,8 +109,13 @@ static uint64_t claim_readahead(uint64_t page, int home, uint64_t max, bool swee
 /* This thread's last few sweeps: the pages the last run read ahead,
  * [ahead, end), and the read-ahead window of the next fault, at end.  A
  * stencil sweeps many arrays at once (Himeno's solver 14), each a sweep of
- * its own. */
-enum { SWEEPS = 32, SWEEP_MAX_PAGES = 64 };
+ * its own.  The window grows to at most SWEEP_MAX_PAGES: the last window
+ * of a sweep usually runs past what the node uses (into the neighbour's
+ * rows), and those pages stay registered as shared, so the home takes a
+ * write fault on each, and this node fetches it again, whenever the home
+ * writes it.  16 pages (64 KiB per get) keep that small; 64 made profiled
+ * Laplace and Himeno 4-7 % slower with a node slowed (interleaved runs). */
+enum { SWEEPS = 32, SWEEP_MAX_PAGES = 16 };
 static __thread struct {
     uint64_t ahead[SWEEPS], end[SWEEPS], window[SWEEPS];
     unsigned oldest;
@@ -136,13 +139,10 @@ static uint64_t sweep_window(int slot)
 
 /* Records the run fetched at a fault at `page`, n pages read ahead, in its
  * sweep's slot (whose window doubles) or the oldest slot.  The pages the
- * sweep's previous run read ahead are used: the sweep went past them, as
- * each would have faulted without the read-ahead; they count now as read
- * for home migration and lose PF_AHEAD.  Those of a sweep's last run do
- * not: a read-ahead may run past what this node uses, and such pages are
- * neither counted nor registered as shared (flush.c), or the home would
- * take a write fault on each, and this node fetch it again, every time the
- * home writes it (a stencil's sweep running into the neighbour's rows). */
+ * sweep's previous run read ahead count now as read for home migration:
+ * the sweep went past them, as each would have faulted without the
+ * read-ahead.  (Those of a sweep's last run are not counted: a read-ahead
+ * may run past what this node uses.) */
 static void remember_sweep(int slot, uint64_t page, uint64_t n)
 {
     uint64_t w = 2 * sweep_window(slot);
@@ -151,10 +151,8 @@ static void remember_sweep(int slot, uint64_t page, uint64_t n)
         sweeps.oldest = (sweeps.oldest + 1) % SWEEPS;
         w = dsm_cfg.readahead;
     } else {
-        for (uint64_t q = sweeps.ahead[slot]; q < sweeps.end[slot]; q++) {
+        for (uint64_t q = sweeps.ahead[slot]; q < sweeps.end[slot]; q++)
             dsm_count_fault(q, false);
-            dsm_flag_clear(q, PF_AHEAD);
-        }
     }
     sweeps.ahead[slot] = page + 1;
     sweeps.end[slot] = page + 1 + n;
@@ -267,7 +265,6 @@ void dsm_fault(uint64_t page, bool write)
     STAT_ADD(read_faults, !write);
     STAT_ADD(write_faults, write);
     dsm_count_fault(page, write);
-    dsm_flag_clear(page, PF_AHEAD);
     /* Learning the home may take a message (first touch); do it unlocked. */
     int home = dsm_home_of(page);
     struct dsm_stripe *s = dsm_stripe(page);

@@ -27,9 +27,7 @@
  * so the copies just registered are suspect and are dropped at our next
  * acquire (barrier or lock), as are copies fetched since the release and
  * not registered yet (registered then); the next access fetches again.
- * Each node pays this once per page.  Pages read ahead that no fault has
- * shown used are not registered at all, only dropped at the next acquire
- * (unregister_ahead).
+ * Each node pays this once per page.
  */
 #include "diff.h"
 #include "dsm.h"
@@ -164,27 +162,6 @@ static void catch_new_sharers(void)
     dsm_plist_free(&found);
 }
 
-/* Pages read ahead that no fault has shown used (PF_AHEAD) are not
- * registered: they are dropped at the next acquire, and forgotten as if
- * never fetched, so a later access fetches and registers them.  Returns
- * the other pages of `l` (sorted by the caller). */
-static void unregister_ahead(struct dsm_plist *l)
-{
-    size_t k = 0;
-    pthread_mutex_lock(&dsm.lists_mu);
-    for (size_t i = 0; i < l->n; i++) {
-        uint64_t p = l->pages[i];
-        if (dsm_flag(p, PF_AHEAD)) {
-            dsm_flag_clear(p, PF_AHEAD | PF_SHARER);
-            dsm_plist_add(&dsm.suspect, p);
-        } else {
-            l->pages[k++] = p;
-        }
-    }
-    l->n = k;
-    pthread_mutex_unlock(&dsm.lists_mu);
-}
-
 /* Sets our bits in the homes' sharer bitmaps for the pages fetched since
  * the last release, one atomic per bitmap word, and bumps each such home's
  * registration count (word 0), which tells it to look at the bits. */
@@ -194,11 +171,8 @@ static void register_fresh(void)
     pthread_mutex_lock(&dsm.lists_mu);
     dsm_plist_take(&dsm.fresh, &l);
     pthread_mutex_unlock(&dsm.lists_mu);
-    unregister_ahead(&l);
-    if (!l.n) {
-        dsm_plist_free(&l);
+    if (!l.n)
         return;
-    }
     dsm_plist_sort(&l);
     uint64_t *masks = calloc(l.n, sizeof *masks);
     bool *told = calloc((size_t)dsm.nodes, sizeof *told);
