@@ -58,6 +58,14 @@
  * executions right after a change are not measured (`warmup` again, and
  * the migration), nor are those right after any home migration.
  *
+ * A change is judged by the first executions measured after it: if they
+ * cost more than the ones before it (each loop's executions at their
+ * slowest node), by more than alpha, the blocks go back and the threshold
+ * doubles (judged_worse()).  The speeds a change follows are not always
+ * the nodes' own: nodes that share a CPU (more nodes than CPUs) speed up
+ * when the neighbour gets less work, so the node given more looks faster
+ * still, and the blocks would run away from the balance.
+ *
  * Sites are numbered in the order the program first meets them, which is
  * the same on every node (all threads meet every worksharing loop).  The
  * timings of the loops of one site add up: a site's execution is one loop
@@ -99,6 +107,9 @@ struct site {
     uint64_t migrations;        /* home migrations taken when it was last settled */
     unsigned migrate_left;      /* migrations still to ask for after a change */
     bool jumped;                /* the last move went all the way (the first move) */
+    uint64_t *before;           /* the blocks before the last change, while it is judged */
+    double before_cost[LOOPS];  /* the cost of an execution of each loop on them */
+    unsigned before_count[LOOPS];
     int *moved;                 /* per boundary: direction of its last move */
     int got;                    /* timings of execution `done` received */
     uint64_t *ns, *iters;       /* per node, for execution `done` */
@@ -233,6 +244,26 @@ static unsigned ring_totals(const struct site *s, int node, int loop, uint64_t *
         n++;
     }
     return n;
+}
+
+/* What an execution of each loop cost over the ring, the time of its
+ * slowest node (a barrier ends it), averaged over that loop's executions:
+ * cost[l] in ns, count[l] executions. */
+static void execution_costs(const struct site *s, double *cost, unsigned *count)
+{
+    for (unsigned l = 0; l < LOOPS; l++)
+        cost[l] = count[l] = 0;
+    for (unsigned k = 0; k < s->filled; k++) {
+        uint64_t worst = 0;
+        for (int i = 0; i < omp_rt.nodes; i++) {
+            uint64_t t = s->win_ns[(size_t)k * (size_t)omp_rt.nodes + (size_t)i];
+            worst = t > worst ? t : worst;
+        }
+        cost[s->win_loop[k]] += (double)worst;
+        count[s->win_loop[k]]++;
+    }
+    for (unsigned l = 0; l < LOOPS; l++)
+        cost[l] = count[l] ? cost[l] / count[l] : 0;
 }
 
 /* A node's speed over the ring: its iterations per nanosecond. */
@@ -413,6 +444,61 @@ static double deviation(const uint64_t *ns, int nodes, int *who)
     return dev;
 }
 
+/* After the blocks changed.  Let the homes of the pages that changed node
+ * follow as soon as the new blocks have run (and faulted, read-ahead
+ * included): a migration after each of the next executions, one per loop
+ * of the site, as the loops may use different arrays (a stencil's update
+ * reads them all, its copy only two).  Waiting longer costs more: each
+ * execution until then fetches those pages again, as the copies a node
+ * fetched before it registered as their sharer are dropped at its next
+ * barrier (dsm/flush.c).  Until the migrations and the execution after
+ * them are over, times say more about traffic than about speed; the ring
+ * starts again. */
+static void changed(struct site *s)
+{
+    bool migrating = mig_request(1);
+    s->migrate_left = migrating ? s->nloops - 1 : 0;
+    s->measure_from = s->done + omp_profiled.warmup + (migrating ? 1 + s->nloops : 0);
+    s->filled = s->next = 0;
+    s->calm_since = s->done;
+}
+
+/* The first executions measured on new blocks judge the change: if they
+ * cost more than those before it did (each loop's executions at its
+ * slowest node, weighted as before), by more than alpha, the blocks go
+ * back, and the next change needs twice the deviation.  The speeds the
+ * change followed were not the nodes' own: nodes that share a CPU (more
+ * nodes than CPUs) speed up when their neighbour gets less work, so the
+ * node given more looks faster still, and the blocks would run away.
+ * Returns whether the blocks went back. */
+static bool judged_worse(struct site *s)
+{
+    double cost[LOOPS], before = 0, after = 0;
+    unsigned count[LOOPS];
+    execution_costs(s, cost, count);
+    for (unsigned l = 0; l < LOOPS; l++) {
+        if (s->before_count[l] && !count[l])
+            return false;           /* not every loop measured yet */
+        before += s->before_cost[l] * s->before_count[l];
+        after += cost[l] * s->before_count[l];
+    }
+    uint64_t *old = s->before;
+    s->before = NULL;
+    if (after <= before * (1 + omp_profiled.alpha)) {
+        free(old);
+        return false;
+    }
+    for (int i = 1; i < omp_rt.nodes; i++)
+        s->moved[i] = old[i] > s->bounds[i] ? 1 : old[i] < s->bounds[i] ? -1 : 0;
+    memcpy(s->bounds, old, ((size_t)omp_rt.nodes + 1) * sizeof *old);
+    free(old);
+    s->alpha = s->alpha * 2 < 4 * omp_profiled.alpha ? s->alpha * 2 : 4 * omp_profiled.alpha;
+    s->step = s->step / 2 > 1.0 / 16 ? s->step / 2 : 1.0 / 16;
+    s->jumped = false;
+    changed(s);
+    return true;
+}
+
 /* The blocks move when, at `hold` consecutive executions, the same node's
  * time over the ring (the last executions, on the current blocks) was off
  * the mean by more than alpha, in the same direction.  Times over several
@@ -442,6 +528,8 @@ static void settle_execution(struct site *s)
     record(s);
     if (s->filled < omp_profiled.hold)
         return;
+    if (s->before && judged_worse(s))
+        return;
     uint64_t sum[nodes], iters;
     for (int i = 0; i < nodes; i++)
         ring_totals(s, i, -1, &sum[i], &iters);
@@ -463,22 +551,17 @@ static void settle_execution(struct site *s)
     if (++s->streak < omp_profiled.hold)
         return;
     s->streak = 0;
+    double cost[LOOPS];
+    unsigned count[LOOPS];
+    execution_costs(s, cost, count);
+    uint64_t old[nodes + 1];
+    memcpy(old, s->bounds, sizeof old);
     if (repartition(s)) {
-        /* Let the homes of the pages that changed node follow as soon as
-         * the new blocks have run (and faulted, read-ahead included): a
-         * migration after each of the next executions, one per loop of
-         * the site, as the loops may use different arrays (a stencil's
-         * update reads them all, its copy only two).  Waiting longer costs
-         * more: each execution until then fetches those pages again, as
-         * the copies a node fetched before it registered as their sharer
-         * are dropped at its next barrier (dsm/flush.c).  Until the
-         * migrations and the execution after them are over, times say
-         * more about traffic than about speed; the ring starts again. */
-        bool migrating = mig_request(1);
-        s->migrate_left = migrating ? s->nloops - 1 : 0;
-        s->measure_from = s->done + omp_profiled.warmup + (migrating ? 1 + s->nloops : 0);
-        s->filled = s->next = 0;
-        s->calm_since = s->done;
+        s->before = s->before ? s->before : node_array();
+        memcpy(s->before, old, sizeof old);
+        memcpy(s->before_cost, cost, sizeof cost);
+        memcpy(s->before_count, count, sizeof count);
+        changed(s);
     }
 }
 
