@@ -8,6 +8,7 @@
 #include "stats.h"
 #include "boot.h"
 #include "dsm.h"
+#include "log.h"
 
 #include "ompdsm.h"
 
@@ -43,11 +44,17 @@ void ompdsm_get_stats(ompdsm_stats_t *o)
     o->migrate_s = (double)dsm_stats.migrate_ns * 1e-9;
 }
 
-static void (*extra_report)(void);
+static void (*extra_report[4])(void);
 
 void dsm_stats_on_report(void (*fn)(void))
 {
-    extra_report = fn;
+    for (size_t i = 0; i < sizeof extra_report / sizeof *extra_report; i++) {
+        if (!extra_report[i] || extra_report[i] == fn) {
+            extra_report[i] = fn;
+            return;
+        }
+    }
+    dsm_fatal("internal: too many statistics reports");
 }
 
 void dsm_stats_report(void)
@@ -72,8 +79,8 @@ void dsm_stats_report(void)
                     (unsigned long)s->barriers, (unsigned long)s->locks, s->barrier_wait_s, s->lock_wait_s,
                     (unsigned long)s->pages_migrated_in, (unsigned long)s->pages_migrated_out, s->migrate_s);
         }
-        if (extra_report)
-            extra_report();
+        for (size_t i = 0; i < sizeof extra_report / sizeof *extra_report && extra_report[i]; i++)
+            extra_report[i]();
     }
     if (all != &mine)
         free(all);

@@ -26,7 +26,8 @@ extern struct dsm_stats dsm_stats;
 uint64_t dsm_now_ns(void);
 /* Prints the table of every node's counters (collective: node 0 prints). */
 void dsm_stats_report(void);
-/* A further report an upper layer prints on node 0 after the table. */
+/* Further reports upper layers print on node 0 after the table, in the
+ * order they were added (at most 4). */
 void dsm_stats_on_report(void (*fn)(void));
 
 #endif

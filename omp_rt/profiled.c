@@ -107,6 +107,7 @@ struct site {
     uint64_t migrations;        /* home migrations taken when it was last settled */
     unsigned migrate_left;      /* migrations still to ask for after a change */
     bool jumped;                /* the last move went all the way (the first move) */
+    unsigned changes, undone;   /* changes of the blocks; of them, undone (for OMPDSM_STATS) */
     uint64_t *before;           /* the blocks before the last change, while it is judged */
     double before_cost[LOOPS];  /* the cost of an execution of each loop on them */
     unsigned before_count[LOOPS];
@@ -495,6 +496,7 @@ static bool judged_worse(struct site *s)
     s->alpha = s->alpha * 2 < 4 * omp_profiled.alpha ? s->alpha * 2 : 4 * omp_profiled.alpha;
     s->step = s->step / 2 > 1.0 / 16 ? s->step / 2 : 1.0 / 16;
     s->jumped = false;
+    s->undone++;
     changed(s);
     return true;
 }
@@ -561,6 +563,7 @@ static void settle_execution(struct site *s)
         memcpy(s->before, old, sizeof old);
         memcpy(s->before_cost, cost, sizeof cost);
         memcpy(s->before_count, count, sizeof count);
+        s->changes++;
         changed(s);
     }
 }
@@ -612,7 +615,26 @@ static void *provide(size_t *len)
     return p;
 }
 
+/* Node 0, after the statistics table (every node holds the same blocks):
+ * one line per iteration space, its changes and its blocks now. */
+static void report(void)
+{
+    if (!prof.n)
+        return;
+    fprintf(stderr, "profiled iteration spaces (iterations start step: changes, undone; block per node)\n");
+    for (size_t i = 0; i < prof.n; i++) {
+        const struct site *s = &prof.v[i];
+        fprintf(stderr, "%12lu %lu %ld: %u, %u;", (unsigned long)s->key.n, (unsigned long)s->key.start,
+                (long)s->key.incr, s->changes, s->undone);
+        for (int n = 0; n < omp_rt.nodes; n++)
+            fprintf(stderr, " %lu", (unsigned long)(s->bounds[n + 1] - s->bounds[n]));
+        fputc('\n', stderr);
+    }
+}
+
 void omp_profiled_init(void)
 {
     dsm_barrier_extra(provide, consume);
+    if (dsm_cfg.stats)
+        dsm_stats_on_report(report);
 }

@@ -9,7 +9,8 @@
 #               loop), and under profiled the ratio of the blocks is within
 #               15% of the ratio of the nodes' speeds (alpha=0.05: the
 #               default 0.1 tolerates times 10% off the mean, that is a
-#               ratio up to 1.22 between two nodes);
+#               ratio up to 1.22 between two nodes); OMPDSM_STATS=1 must
+#               report the changes of the blocks;
 # and in both the checksum equals libgomp's.  (The equal case is run again
 # when the nodes turn out not to be equal, see below.)  Prints PASS/FAIL lines.
 # Needs root for the cgroup (cgroup v1 "cpu" or cgroup v2 with cpu.max).
@@ -62,8 +63,12 @@ check() {
         /^thread 0 / { st0 = $4; s0 = $6; b0 = $8 }
         /^thread 1 / { st1 = $4; s1 = $6; b1 = $8 }
         /^checksum/ { sum = $0 }
+        /^profiled iteration spaces/ { report = 1 }
+        report && $3 ~ /:$/ { changes += $4 }
         END {
             if (sum != want) { print "checksum " sum " differs from libgomp: " want; exit 1 }
+            if (!equal && !report) { print "no profiled report from OMPDSM_STATS=1"; exit 1 }
+            if (!equal && !changes) { print "OMPDSM_STATS=1 reports no change of the blocks"; exit 1 }
             if (!b0 || !b1 || !s0 || !s1 || !st0) { print "missing output"; exit 1 }
             target = equal ? 1 : s1 / s0
             dev = (b1 / b0) / target - 1
@@ -93,7 +98,7 @@ verdict "sched: profiled blocks equal on equal nodes" $rc "$log"
 
 log=$LOG/sched.slowed.log
 if procs=$(sh "$SLOW" cgroup ompdsm-test-$$); then
-    OMP_SCHEDULE=profiled,alpha=0.05 "$BUILD/ompdsm-run" --bind-to core -np 2 \
+    OMP_SCHEDULE=profiled,alpha=0.05 OMPDSM_STATS=1 "$BUILD/ompdsm-run" --bind-to core -np 2 \
         --exec-prefix "sh $SLOW exec %r 1 $procs" "$OUT/profiled_blocks.dsm" >"$log" 2>&1 &&
         check slowed "$log" 0.15 0 "$want"
     rc=$?
