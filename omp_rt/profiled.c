@@ -553,16 +553,13 @@ static void settle_execution(struct site *s)
     if (++s->streak < omp_profiled.hold)
         return;
     s->streak = 0;
-    double cost[LOOPS];
-    unsigned count[LOOPS];
-    execution_costs(s, cost, count);
     uint64_t old[nodes + 1];
     memcpy(old, s->bounds, sizeof old);
     if (repartition(s)) {
+        /* The ring still holds the executions on the old blocks. */
         s->before = s->before ? s->before : node_array();
         memcpy(s->before, old, sizeof old);
-        memcpy(s->before_cost, cost, sizeof cost);
-        memcpy(s->before_count, count, sizeof count);
+        execution_costs(s, s->before_cost, s->before_count);
         s->changes++;
         changed(s);
     }
