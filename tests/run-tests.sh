@@ -157,6 +157,8 @@ suite errors errors/run-error-tests.sh
 suite faults faults/run-fault-tests.sh
 # the profiled schedule on equal and really slowed nodes
 suite sched sched/run-sched-tests.sh
+# the profiler: a real run's trace, and the scripts that read traces
+suite profiler profiler/run-profiler-tests.sh
 # soak: 100,000 lock acquisitions and 10,000 regions on 4 nodes, exact and flat
 suite soak soak/run-soak-tests.sh
 # under mpirun: the PMIx bootstrap (uses the OpenMP programs built above)
