@@ -74,14 +74,17 @@
 #include "loop.h"
 #include "omp_rt.h"
 
+#include "../dsm/boot.h"
 #include "../dsm/dsm.h"
 #include "../dsm/log.h"
 #include "../dsm/stats.h"
 #include "../migrate/migrate.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct omp_profiled_opts omp_profiled = { .warmup = 1, .alpha = 0.1, .hold = 3, .min = 1 };
 
@@ -111,7 +114,7 @@ struct site {
     uint64_t *before;           /* the blocks before the last change, while it is judged */
     double before_cost[LOOPS];  /* the cost of an execution of each loop on them */
     unsigned before_count[LOOPS];
-    int *moved;                 /* per boundary: direction of its last move */
+    int64_t *moved;             /* per boundary: its last move, in iterations (0: none) */
     int got;                    /* timings of execution `done` received */
     uint64_t *ns, *iters;       /* per node, for execution `done` */
     unsigned window, filled, next; /* the ring of the last measured executions */
@@ -125,8 +128,7 @@ struct site {
 struct timing {
     uint32_t site;
     int32_t node;
-    uint32_t loop, unused;
-    uint64_t exec, ns, iters;
+    uint64_t where, exec, ns, iters;
 };
 
 static struct {
@@ -135,8 +137,10 @@ static struct {
     struct timing *out;         /* this node's timings not yet sent */
     size_t nout, capout;
     /* the execution this node is running */
-    uint32_t site, loop;
+    uint32_t site;
+    uintptr_t where;
     uint64_t exec, t0;
+    bool cpus_shared;           /* some CPU runs more than one node (cpus_shared()) */
 } prof;
 
 static uint64_t *node_array(void)
@@ -181,24 +185,11 @@ static uint32_t site_of(const struct omp_site_key *k)
 
 /* ---- this node's execution ---------------------------------------------- */
 
-/* Every node meets the loops of a site in the same order, so a loop's
- * number is the same everywhere. */
-static uint32_t loop_of(struct site *s, uintptr_t where)
-{
-    for (unsigned i = 0; i < s->nloops; i++)
-        if (s->where[i] == where)
-            return i;
-    if (s->nloops == LOOPS)
-        return LOOPS - 1;
-    s->where[s->nloops] = where;
-    return s->nloops++;
-}
-
 void omp_profiled_begin(const struct omp_site_key *k, uintptr_t where, uint64_t *lo, uint64_t *hi)
 {
     prof.site = site_of(k);
     struct site *s = &prof.v[prof.site];
-    prof.loop = loop_of(s, where);
+    prof.where = where;
     prof.exec = s->started++;
     *lo = s->bounds[omp_rt.node];
     *hi = s->bounds[omp_rt.node + 1];
@@ -214,11 +205,27 @@ void omp_profiled_end(uint64_t iters)
             dsm_fatal("out of memory for loop timings");
     }
     uint64_t ns = dsm_now_ns() - prof.t0;
-    prof.out[prof.nout++] = (struct timing){ .site = prof.site, .node = omp_rt.node, .loop = prof.loop,
+    prof.out[prof.nout++] = (struct timing){ .site = prof.site, .node = omp_rt.node, .where = prof.where,
                                              .exec = prof.exec, .ns = ns ? ns : 1, .iters = iters };
 }
 
 /* ---- every node: the timings of every node ------------------------------- */
+
+/* A loop's number in its site.  Loops are numbered as the timings arrive,
+ * which every node receives alike, not as this node meets them: nodes may
+ * reach one loop through different call sites (the compiler may copy a
+ * call into two paths, and thread-dependent code picks one), and every
+ * node must keep the same loops to take the same decisions. */
+static uint32_t loop_of(struct site *s, uintptr_t where)
+{
+    for (unsigned i = 0; i < s->nloops; i++)
+        if (s->where[i] == where)
+            return i;
+    if (s->nloops == LOOPS)
+        return LOOPS - 1;
+    s->where[s->nloops] = where;
+    return s->nloops++;
+}
 
 /* Adds the execution just settled to the ring of measured executions. */
 static void record(struct site *s)
@@ -247,14 +254,15 @@ static unsigned ring_totals(const struct site *s, int node, int loop, uint64_t *
     return n;
 }
 
-/* What an execution of each loop cost over the ring, the time of its
- * slowest node (a barrier ends it), averaged over that loop's executions:
- * cost[l] in ns, count[l] executions. */
-static void execution_costs(const struct site *s, double *cost, unsigned *count)
+/* What an execution of each loop cost over the ring's last `last`
+ * executions, the time of its slowest node (a barrier ends it), averaged
+ * over that loop's executions: cost[l] in ns, count[l] executions. */
+static void execution_costs(const struct site *s, unsigned last, double *cost, unsigned *count)
 {
     for (unsigned l = 0; l < LOOPS; l++)
         cost[l] = count[l] = 0;
-    for (unsigned k = 0; k < s->filled; k++) {
+    for (unsigned j = 0; j < last && j < s->filled; j++) {
+        unsigned k = (s->next + s->window - 1 - j) % s->window;
         uint64_t worst = 0;
         for (int i = 0; i < omp_rt.nodes; i++) {
             uint64_t t = s->win_ns[(size_t)k * (size_t)omp_rt.nodes + (size_t)i];
@@ -393,17 +401,21 @@ static bool repartition(struct site *s)
     }
     if (best_t >= now_t * (1 - s->alpha))
         return false;
-    /* A boundary that turns back means the last step overshot (noise, or a
-     * node whose speed depends on its load, as under a CPU quota): this
-     * step and the next are half as long, and the next move needs twice
-     * the deviation (settle_execution() lowers it again after a calm
-     * spell). */
+    /* A boundary that turns back to a point within its last step means
+     * that step overshot (noise, or a node whose speed depends on its
+     * load, as under a CPU quota): this step and the next are half as
+     * long, and the next move needs twice the deviation
+     * (settle_execution() lowers it again after a calm spell).  One that
+     * turns back further than it came follows a change of load (a node
+     * freed of a load it had), which is followed as promptly as the load
+     * was. */
     int dirs[nodes + 1];
     bool flipped = false, first = true;
     for (int i = 1; i < nodes; i++) {
         double now = (double)s->bounds[i] / (double)omp_profiled.min;
+        double back = (best[i] - now) * (double)omp_profiled.min;
         dirs[i] = best[i] > now ? 1 : best[i] < now ? -1 : 0;
-        flipped |= dirs[i] && dirs[i] == -s->moved[i];
+        flipped |= dirs[i] && (back > 0) == (s->moved[i] < 0) && (back < 0 ? -back : back) <= (double)llabs(s->moved[i]);
         first &= s->moved[i] == 0;
     }
     double step = flipped && !s->jumped && s->step > 1.0 / 16 ? s->step / 2 : s->step;
@@ -414,7 +426,7 @@ static bool repartition(struct site *s)
     if (largest == 0 || (double)largest < s->alpha / 2 * (double)s->key.n / nodes)
         return false;
     for (int i = 1; i < nodes; i++)
-        s->moved[i] = dirs[i];
+        s->moved[i] = (int64_t)bounds[i] - (int64_t)s->bounds[i];
     memcpy(s->bounds, bounds, sizeof bounds);
     s->step = step;
     /* Turning back after the first move, which went all the way, is no
@@ -476,7 +488,7 @@ static bool judged_worse(struct site *s)
 {
     double cost[LOOPS], before = 0, after = 0;
     unsigned count[LOOPS];
-    execution_costs(s, cost, count);
+    execution_costs(s, s->filled, cost, count);
     for (unsigned l = 0; l < LOOPS; l++) {
         if (s->before_count[l] && !count[l])
             return false;           /* not every loop measured yet */
@@ -490,7 +502,7 @@ static bool judged_worse(struct site *s)
         return false;
     }
     for (int i = 1; i < omp_rt.nodes; i++)
-        s->moved[i] = old[i] > s->bounds[i] ? 1 : old[i] < s->bounds[i] ? -1 : 0;
+        s->moved[i] = (int64_t)old[i] - (int64_t)s->bounds[i];
     memcpy(s->bounds, old, ((size_t)omp_rt.nodes + 1) * sizeof *old);
     free(old);
     s->alpha = s->alpha * 2 < 4 * omp_profiled.alpha ? s->alpha * 2 : 4 * omp_profiled.alpha;
@@ -556,10 +568,17 @@ static void settle_execution(struct site *s)
     uint64_t old[nodes + 1];
     memcpy(old, s->bounds, sizeof old);
     if (repartition(s)) {
-        /* The ring still holds the executions on the old blocks. */
+        /* The ring still holds the executions on the old blocks.  The
+         * change is judged against the last of them, those that showed
+         * the deviation (and at least one of each loop): older ones may
+         * have run before the load changed, and a node that became slower
+         * makes every execution after it cost more, whatever the blocks.
+         * Where nodes share CPUs it is judged against them all, as their
+         * deviations are their neighbours' doing as much as their own. */
         s->before = s->before ? s->before : node_array();
         memcpy(s->before, old, sizeof old);
-        execution_costs(s, s->before_cost, s->before_count);
+        unsigned recent = omp_profiled.hold > s->nloops ? omp_profiled.hold : s->nloops;
+        execution_costs(s, prof.cpus_shared ? s->filled : recent, s->before_cost, s->before_count);
         s->changes++;
         changed(s);
     }
@@ -590,11 +609,11 @@ static void consume(const void *data, size_t len)
         if (t[i].exec != s->done)
             dsm_fatal("internal: loop site %u: timing of execution %lu while collecting %lu", t[i].site,
                       (unsigned long)t[i].exec, (unsigned long)s->done);
-        if (t[i].loop >= LOOPS)
-            dsm_fatal("loop timing of node %d for an unknown loop %u", t[i].node, t[i].loop);
+        uint32_t loop = loop_of(s, t[i].where);
+        if (s->got == 0)
+            s->loop = loop;     /* node 0's, if the nodes' call sites differ */
         s->ns[t[i].node] = t[i].ns;
         s->iters[t[i].node] = t[i].iters;
-        s->loop = t[i].loop;
         if (++s->got == omp_rt.nodes)
             settle_execution(s);
     }
@@ -629,8 +648,46 @@ static void report(void)
     }
 }
 
+/* Whether some CPU runs more than one node: the nodes of one host have
+ * fewer CPUs to run on, all their CPU sets together, than there are of
+ * them.  Every node works it out from the same figures, so all agree. */
+static bool cpus_shared(void)
+{
+    struct where {
+        char host[64];
+        cpu_set_t cpus;
+    } mine;
+    memset(&mine, 0, sizeof mine);
+    if (gethostname(mine.host, sizeof mine.host - 1))
+        strcpy(mine.host, "?");
+    if (sched_getaffinity(0, sizeof mine.cpus, &mine.cpus)) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        for (long c = 0; c < n && c < CPU_SETSIZE; c++)
+            CPU_SET((int)c, &mine.cpus);
+    }
+    if (omp_rt.nodes == 1)
+        return false;
+    struct where *all = boot_allgather(21, &mine, sizeof mine, NULL);
+    bool shared = false;
+    for (int i = 0; i < omp_rt.nodes && !shared; i++) {
+        cpu_set_t cpus;
+        CPU_ZERO(&cpus);
+        int nodes = 0;
+        for (int j = 0; j < omp_rt.nodes; j++) {
+            if (strcmp(all[i].host, all[j].host))
+                continue;
+            CPU_OR(&cpus, &cpus, &all[j].cpus);
+            nodes++;
+        }
+        shared = nodes > CPU_COUNT(&cpus);
+    }
+    free(all);
+    return shared;
+}
+
 void omp_profiled_init(void)
 {
+    prof.cpus_shared = cpus_shared();
     dsm_barrier_extra(provide, consume);
     if (dsm_cfg.stats)
         dsm_stats_on_report(report);

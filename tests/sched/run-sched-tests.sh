@@ -4,16 +4,22 @@
 #   equal       2 nodes, each bound to its own CPU: the blocks of a
 #               schedule(runtime) loop under OMP_SCHEDULE=profiled stay
 #               within 5% of equal;
-#   slowed      the same with node 1 in a cgroup whose CPU quota is half a
-#               CPU: node 1 is really slower on equal blocks (a static
-#               loop), and under profiled the ratio of the blocks is within
-#               15% of the ratio of the nodes' speeds (alpha=0.05: the
-#               default 0.1 tolerates times 10% off the mean, that is a
-#               ratio up to 1.22 between two nodes); OMPDSM_STATS=1 must
-#               report the changes of the blocks;
-# and in both the checksum equals libgomp's.  (The equal case is run again
-# when the nodes turn out not to be equal, see below.)  Prints PASS/FAIL lines.
-# Needs root for the cgroup (cgroup v1 "cpu" or cgroup v2 with cpu.max).
+#   slowed      the same with half of node 1's CPU taken by tools/cpu-share
+#               (a real-time hog, 200 us of every 400 us): node 1 is really
+#               slower on equal blocks (a static loop), and under profiled
+#               the ratio of the blocks is within 15% of the ratio of the
+#               nodes' speeds; OMPDSM_STATS=1 must report the changes of
+#               the blocks;
+#   follow      node 1 starts the same hog on its CPU at execution 40 of
+#               160 and stops it at execution 100 (tests/sched/
+#               profiled_follow.c): the blocks, equal before, must give
+#               node 1 at most 0.7 of node 0's block within 24 executions
+#               of the hog's start (half speed: 0.5 is the balance, alpha
+#               tolerates up to about 0.6), and at least 0.75 within 24
+#               executions of its end and at the last execution;
+# and in all of them the checksum equals libgomp's.  (The equal case is
+# run again when the nodes turn out not to be equal, see below.)  Prints
+# PASS/FAIL lines.  Needs root (cpu-share runs at real-time priority).
 #
 # A build configured with --enable-sanitizers does not run them, and says
 # so with a SKIP line per case: their tolerances are set for the runtime
@@ -24,7 +30,7 @@
 set -u
 BUILD=$(cd "$1" && pwd)
 SRC=$(cd "$(dirname "$0")" && pwd)
-SLOW="$SRC/../../tools/slow-node.sh"
+HOG="$BUILD/tools/cpu-share"
 OUT=$BUILD/tests/sched
 LOG=$BUILD/tests/logs
 mkdir -p "$OUT" "$LOG"
@@ -33,7 +39,8 @@ failed=0
 SRC_TESTS=$(cd "$SRC/.." && pwd)
 . "$SRC_TESTS/sanitizers.sh"
 if [ -n "$SANITIZE" ]; then
-    for c in "profiled blocks equal on equal nodes" "profiled blocks follow a node slowed to half speed"; do
+    for c in "profiled blocks equal on equal nodes" "profiled blocks follow a node slowed to half speed" \
+        "profiled blocks follow a load that comes and goes during the run"; do
         echo "SKIP sched: $c"
         echo "    not run: this build has --enable-sanitizers=$SANITIZE, and the case measures node speeds"
     done
@@ -96,16 +103,58 @@ for attempt in 1 2 3; do
 done
 verdict "sched: profiled blocks equal on equal nodes" $rc "$log"
 
+# The CPU ompdsm-run --bind-to core gives node 1: the second CPU we may run on.
+cpu1=$(taskset -pc $$ | sed 's/.*: *//' | tr , '\n' |
+    awk -F- '{ for (c = $1; c <= ($2 == "" ? $1 : $2); c++) print c }' | sed -n 2p)
+
 log=$LOG/sched.slowed.log
-if procs=$(sh "$SLOW" cgroup ompdsm-test-$$); then
-    OMP_SCHEDULE=profiled,alpha=0.05 OMPDSM_STATS=1 "$BUILD/ompdsm-run" --bind-to core -np 2 \
-        --exec-prefix "sh $SLOW exec %r 1 $procs" "$OUT/profiled_blocks.dsm" >"$log" 2>&1 &&
-        check slowed "$log" 0.15 0 "$want"
-    rc=$?
-    rmdir "$(dirname "$procs")" 2>/dev/null
-else
-    echo "no cgroup with a CPU controller is available to slow a node down (run as root)" >"$log"
+if [ -z "$cpu1" ]; then
+    echo "only one CPU: no node can be slowed alone" >"$log"
     rc=1
+else
+    taskset -c "$cpu1" "$HOG" -p 50 -t 400 >"$log" 2>&1 &
+    hog=$!
+    sleep 0.2
+    if kill -0 $hog 2>/dev/null; then
+        OMP_SCHEDULE=profiled OMPDSM_STATS=1 "$BUILD/ompdsm-run" --bind-to core -np 2 \
+            "$OUT/profiled_blocks.dsm" >>"$log" 2>&1 &&
+            check slowed "$log" 0.15 0 "$want"
+        rc=$?
+        kill $hog
+        wait $hog 2>/dev/null
+    else
+        echo "tools/cpu-share did not start (it needs root for real-time priority)" >>"$log"
+        rc=1
+    fi
 fi
 verdict "sched: profiled blocks follow a node slowed to half speed" $rc "$log"
+
+EXECS=160 ITERS=400 ON=40 OFF=100 WITHIN=24
+log=$LOG/sched.follow.log
+if gcc -fopenmp -O2 "$SRC/profiled_follow.c" -o "$OUT/profiled_follow.gomp" &&
+    "$BUILD/tools/ompdsm-cc" -O2 "$SRC/profiled_follow.c" -o "$OUT/profiled_follow.dsm"; then
+    want=$(OMP_NUM_THREADS=2 "$OUT/profiled_follow.gomp" $EXECS $ITERS $ON $OFF | grep '^checksum')
+    OMP_SCHEDULE=profiled OMPDSM_STATS=1 "$BUILD/ompdsm-run" --bind-to core -np 2 \
+        "$OUT/profiled_follow.dsm" $EXECS $ITERS $ON $OFF "$HOG" -p 50 -t 400 >"$log" 2>&1 &&
+        awk -v on=$ON -v off=$OFF -v within=$WITHIN -v execs=$EXECS -v want="$want" '
+            /^exec / { r[$2] = $5 / $4 }
+            /^checksum/ { sum = $0 }
+            END {
+                if (sum != want) { print "checksum " sum " differs from libgomp: " want; exit 1 }
+                for (e = 0; e < execs; e++) if (!(e in r)) { print "no blocks for execution " e; exit 1 }
+                for (e = on; e < off && r[e] > 0.7; e++) ;
+                for (f = off; f < execs && r[f] < 0.75; f++) ;
+                printf "block ratio (node 1 / node 0): %.3f before the load, %.3f at its end, %.3f at the last execution; " \
+                    "at most 0.7 after %d executions of load, at least 0.75 %d executions after it\n",
+                    r[on - 1], r[off - 1], r[execs - 1], e - on, f - off
+                if (r[on - 1] < 0.9 || r[on - 1] > 1.1) { print "blocks not equal before the load"; exit 1 }
+                exit !(e - on <= within && f - off <= within && r[execs - 1] >= 0.75)
+            }' "$log" >>"$log"
+    rc=$?
+    pkill -f "^$HOG " 2>/dev/null
+else
+    echo "cannot build tests/sched/profiled_follow.c" >"$log"
+    rc=1
+fi
+verdict "sched: profiled blocks follow a load that comes and goes during the run" $rc "$log"
 exit $failed
