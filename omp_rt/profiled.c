@@ -408,14 +408,16 @@ static bool repartition(struct site *s)
      * (settle_execution() lowers it again after a calm spell).  One that
      * turns back further than it came follows a change of load (a node
      * freed of a load it had), which is followed as promptly as the load
-     * was. */
+     * was; except where nodes share CPUs, whose speeds depend on the
+     * blocks themselves: there every turn back counts as an overshoot. */
     int dirs[nodes + 1];
     bool flipped = false, first = true;
     for (int i = 1; i < nodes; i++) {
         double now = (double)s->bounds[i] / (double)omp_profiled.min;
         double back = (best[i] - now) * (double)omp_profiled.min;
         dirs[i] = best[i] > now ? 1 : best[i] < now ? -1 : 0;
-        flipped |= dirs[i] && (back > 0) == (s->moved[i] < 0) && (back < 0 ? -back : back) <= (double)llabs(s->moved[i]);
+        bool within = (back < 0 ? -back : back) <= (double)llabs(s->moved[i]);
+        flipped |= dirs[i] && (back > 0) == (s->moved[i] < 0) && (within || prof.cpus_shared);
         first &= s->moved[i] == 0;
     }
     double step = flipped && !s->jumped && s->step > 1.0 / 16 ? s->step / 2 : s->step;
