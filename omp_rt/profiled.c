@@ -59,17 +59,23 @@
  * the migration), nor are those right after any home migration.
  *
  * A change is judged by the first executions measured after it: if they
- * cost more than the ones before it (each loop's executions at their
- * slowest node), by more than alpha, the blocks go back and the threshold
- * doubles (judged_worse()).  The speeds a change follows are not always
- * the nodes' own: nodes that share a CPU (more nodes than CPUs) speed up
- * when the neighbour gets less work, so the node given more looks faster
- * still, and the blocks would run away from the balance.
+ * cost more than the last ones before it, those that showed the deviation
+ * (each loop's executions at their slowest node), by more than alpha, the
+ * blocks go back and the threshold doubles (judged_worse()).  The speeds
+ * a change follows are not always the nodes' own: nodes that share a CPU
+ * (more nodes than CPUs) speed up when the neighbour gets less work, so
+ * the node given more looks faster still, and the blocks would run away
+ * from the balance.  Where nodes share CPUs (cpus_shared(), worked out at
+ * start), a change is judged against every execution before it, and any
+ * boundary that turns back counts as an overshoot; elsewhere the last
+ * executions alone, so that a node that became slower (which makes every
+ * execution after it cost more, whatever the blocks) is followed.
  *
  * Sites are numbered in the order the program first meets them, which is
- * the same on every node (all threads meet every worksharing loop).  The
- * timings of the loops of one site add up: a site's execution is one loop
- * execution, whichever loop it was.
+ * the same on every node (all threads meet every worksharing loop); a
+ * site's loops in the order their timings arrive, the same on every node
+ * too (loop_of()).  The timings of the loops of one site add up: a site's
+ * execution is one loop execution, whichever loop it was.
  */
 #include "loop.h"
 #include "omp_rt.h"
@@ -655,7 +661,9 @@ static void report(void)
  * them.  Every node works it out from the same figures, so all agree. */
 static bool cpus_shared(void)
 {
-    struct where {
+    if (omp_rt.nodes == 1)
+        return false;
+    struct placement {
         char host[64];
         cpu_set_t cpus;
     } mine;
@@ -667,9 +675,7 @@ static bool cpus_shared(void)
         for (long c = 0; c < n && c < CPU_SETSIZE; c++)
             CPU_SET((int)c, &mine.cpus);
     }
-    if (omp_rt.nodes == 1)
-        return false;
-    struct where *all = boot_allgather(21, &mine, sizeof mine, NULL);
+    struct placement *all = boot_allgather(21, &mine, sizeof mine, NULL);
     bool shared = false;
     for (int i = 0; i < omp_rt.nodes && !shared; i++) {
         cpu_set_t cpus;

@@ -37,3 +37,21 @@ none_left() {
         i=$((i + 1))
     done
 }
+
+# verdict NAME OK LOG: prints "PASS NAME" if OK is 0; else "FAIL NAME", the
+# log's last lines, and sets failed=1.
+verdict() {
+    if [ "$2" -eq 0 ]; then
+        echo "PASS $1"
+    else
+        echo "FAIL $1 (log: $3)"
+        sed 's/^/    /' "$3" | tail -n 12
+        failed=1
+    fi
+}
+
+# build_both SOURCE OUT: builds the OpenMP program SOURCE twice, against
+# libgomp (OUT.gomp) and with ompdsm-cc (OUT.dsm); BUILD must be set.
+build_both() {
+    gcc -fopenmp -O2 "$1" -o "$2.gomp" && "$BUILD/tools/ompdsm-cc" -O2 "$1" -o "$2.dsm"
+}

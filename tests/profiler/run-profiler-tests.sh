@@ -23,18 +23,8 @@ export UCX_TLS=self,sm
 failed=0
 EXECS=12 ITERS=400
 
-verdict() {   # verdict NAME OK LOG
-    if [ "$2" -eq 0 ]; then
-        echo "PASS profiler: $1"
-    else
-        echo "FAIL profiler: $1 (log: $3)"
-        sed 's/^/    /' "$3" | tail -n 12
-        failed=1
-    fi
-}
-
-gcc -fopenmp -O2 "$SRC/tests/sched/profiled_blocks.c" -o "$OUT/profiled_blocks.gomp" &&
-    "$BUILD/tools/ompdsm-cc" -O2 "$SRC/tests/sched/profiled_blocks.c" -o "$OUT/profiled_blocks.dsm" || {
+. "$SRC/tests/lib.sh"
+build_both "$SRC/tests/sched/profiled_blocks.c" "$OUT/profiled_blocks" || {
     echo "FAIL profiler: cannot build tests/sched/profiled_blocks.c"
     exit 1
 }
@@ -88,7 +78,7 @@ else
         }' "$trace" >>"$log" 2>&1
     rc=$?
 fi
-verdict "trace of a 2-node profiled run" $rc "$log"
+verdict "profiler: trace of a 2-node profiled run" $rc "$log"
 traced=$rc
 
 # ---- plot-trace.sh --------------------------------------------------------------
@@ -98,12 +88,12 @@ if ! command -v gnuplot >/dev/null; then
     echo "    not run: gnuplot is not installed (tools/install-deps.sh installs it)"
 elif [ $traced -ne 0 ]; then
     echo "the trace test failed: nothing to draw" >"$log"
-    verdict "plot-trace draws a trace" 1 "$log"
+    verdict "profiler: plot-trace draws a trace" 1 "$log"
 else
     rm -f "$OUT/trace.svg"
     sh "$SRC/profiler/plot-trace.sh" "$trace" "$OUT/trace.svg" >"$log" 2>&1 &&
         grep -q "<svg" "$OUT/trace.svg" 2>>"$log"
-    verdict "plot-trace draws a trace" $? "$log"
+    verdict "profiler: plot-trace draws a trace" $? "$log"
 fi
 
 # ---- balance-bound.sh -----------------------------------------------------------
@@ -133,7 +123,7 @@ sh "$SRC/profiler/balance-bound.sh" "$hand" >"$log" 2>&1 &&
     grep -q "^  node 1: 40.000 ms in its loops, 200 iterations, 200.000 us per iteration$" "$log" &&
     grep -q "^perfect split: 26.667 ms; .*: 5.000 ms$" "$log" &&
     grep -q "^bound: 1.42 " "$log"
-verdict "balance-bound on a trace worked out by hand" $? "$log"
+verdict "profiler: balance-bound on a trace worked out by hand" $? "$log"
 
 log=$LOG/profiler.bound-run.log
 if [ $traced -ne 0 ]; then
@@ -144,5 +134,5 @@ else
         awk '/^bound: / { b = $2 } END { exit !(b >= 1) }' "$log"
     rc=$?
 fi
-verdict "balance-bound on the trace of a real run" $rc "$log"
+verdict "profiler: balance-bound on the trace of a real run" $rc "$log"
 exit $failed

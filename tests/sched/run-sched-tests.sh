@@ -38,6 +38,7 @@ export UCX_TLS=self,sm
 failed=0
 SRC_TESTS=$(cd "$SRC/.." && pwd)
 . "$SRC_TESTS/sanitizers.sh"
+. "$SRC_TESTS/lib.sh"
 if [ -n "$SANITIZE" ]; then
     for c in "profiled blocks equal on equal nodes" "profiled blocks follow a node slowed to half speed" \
         "profiled blocks follow a load that comes and goes during the run"; do
@@ -47,18 +48,7 @@ if [ -n "$SANITIZE" ]; then
     exit 0
 fi
 
-verdict() {   # verdict NAME OK LOG
-    if [ "$2" -eq 0 ]; then
-        echo "PASS $1"
-    else
-        echo "FAIL $1 (log: $3)"
-        sed 's/^/    /' "$3" | tail -n 12
-        failed=1
-    fi
-}
-
-gcc -fopenmp -O2 "$SRC/profiled_blocks.c" -o "$OUT/profiled_blocks.gomp" &&
-    "$BUILD/tools/ompdsm-cc" -O2 "$SRC/profiled_blocks.c" -o "$OUT/profiled_blocks.dsm" || {
+build_both "$SRC/profiled_blocks.c" "$OUT/profiled_blocks" || {
     echo "FAIL sched: cannot build tests/sched/profiled_blocks.c"
     exit 1
 }
@@ -131,8 +121,7 @@ verdict "sched: profiled blocks follow a node slowed to half speed" $rc "$log"
 
 EXECS=160 ITERS=400 ON=40 OFF=100 WITHIN=24
 log=$LOG/sched.follow.log
-if gcc -fopenmp -O2 "$SRC/profiled_follow.c" -o "$OUT/profiled_follow.gomp" &&
-    "$BUILD/tools/ompdsm-cc" -O2 "$SRC/profiled_follow.c" -o "$OUT/profiled_follow.dsm"; then
+if build_both "$SRC/profiled_follow.c" "$OUT/profiled_follow"; then
     want=$(OMP_NUM_THREADS=2 "$OUT/profiled_follow.gomp" $EXECS $ITERS $ON $OFF | grep '^checksum')
     OMP_SCHEDULE=profiled OMPDSM_STATS=1 "$BUILD/ompdsm-run" --bind-to core -np 2 \
         "$OUT/profiled_follow.dsm" $EXECS $ITERS $ON $OFF "$HOG" -p 50 -t 400 >"$log" 2>&1 &&
