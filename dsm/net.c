@@ -488,8 +488,25 @@ static void *progress_main(void *arg)
 
 /* ---- set-up and tear-down ----------------------------------------------- */
 
+/* UCX 1.13's shared-memory transports keep a message fragment's length in
+ * 16 bits: with segments of 64 KiB or more a node aborts, the job hangs or
+ * a message arrives cut.  Refuse such settings of UCX's own variables
+ * (values that do not parse are left to UCX to refuse). */
+static void check_ucx_seg_sizes(void)
+{
+    static const char *const vars[] = { "UCX_POSIX_SEG_SIZE", "UCX_SYSV_SEG_SIZE" };
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *v = getenv(vars[i]);
+        size_t n;
+        if (v && dsm_parse_size(v, &n) && n >= 65536)
+            dsm_fatal("%s=%s: UCX's shared-memory transports fail with segments of 64 KiB or more "
+                      "(nodes abort or hang); use a smaller value", vars[i], v);
+    }
+}
+
 static void create_worker(void)
 {
+    check_ucx_seg_sizes();
     ucp_config_t *config;
     check(ucp_config_read(NULL, NULL, &config), "ucp_config_read");
     ucp_params_t params = {
