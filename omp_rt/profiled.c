@@ -423,7 +423,7 @@ static bool repartition(struct site *s)
         double back = (best[i] - now) * (double)omp_profiled.min;
         dirs[i] = best[i] > now ? 1 : best[i] < now ? -1 : 0;
         bool within = (back < 0 ? -back : back) <= (double)llabs(s->moved[i]);
-        flipped |= dirs[i] && (back > 0) == (s->moved[i] < 0) && (within || prof.cpus_shared);
+        flipped |= dirs[i] * s->moved[i] < 0 && (within || prof.cpus_shared);
         first &= s->moved[i] == 0;
     }
     double step = flipped && !s->jumped && s->step > 1.0 / 16 ? s->step / 2 : s->step;
@@ -485,9 +485,10 @@ static void changed(struct site *s)
 }
 
 /* The first executions measured on new blocks judge the change: if they
- * cost more than those before it did (each loop's executions at its
- * slowest node, weighted as before), by more than alpha, the blocks go
- * back, and the next change needs twice the deviation.  The speeds the
+ * cost more than the executions it is judged against (settle_execution()
+ * chose them; each loop's executions at its slowest node, weighted as
+ * those), by more than alpha, the blocks go back, and the next change
+ * needs twice the deviation.  The speeds the
  * change followed were not the nodes' own: nodes that share a CPU (more
  * nodes than CPUs) speed up when their neighbour gets less work, so the
  * node given more looks faster still, and the blocks would run away.

@@ -158,9 +158,6 @@ bad_env OMPDSM_PROGRESS_NICE=-21        "OMPDSM_PROGRESS_NICE.*-21"
 bad_env OMPDSM_PROGRESS_NICE=high       "OMPDSM_PROGRESS_NICE.*high"
 bad_env OMPDSM_STATS=maybe             "OMPDSM_STATS.*maybe"
 bad_env OMPDSM_NODE_TIMEOUT=-3       "OMPDSM_NODE_TIMEOUT.*-3"
-# UCX's own: segments of 64 KiB or more break its shared-memory transports
-bad_env UCX_POSIX_SEG_SIZE=64k         "UCX_POSIX_SEG_SIZE=64k.*64 KiB"
-bad_env UCX_SYSV_SEG_SIZE=131072       "UCX_SYSV_SEG_SIZE=131072.*64 KiB"
 bad_env OMPDSM_NODE_TIMEOUT=10s      "OMPDSM_NODE_TIMEOUT.*10s"
 bad_env OMPDSM_READAHEAD=many        "OMPDSM_READAHEAD.*many"
 bad_env OMPDSM_READAHEAD=5000        "OMPDSM_READAHEAD.*5000"
@@ -180,6 +177,9 @@ bad_env OMP_WAIT_POLICY=spin           "OMP_WAIT_POLICY.*spin"
 bad_env OMP_PROC_BIND=7                "OMP_PROC_BIND.*'7'"
 bad_env OMP_STACKSIZE=big              "OMP_STACKSIZE.*big"
 bad_env OMP_CANCELLATION=true          "unsupported.*OMP_CANCELLATION"
+# UCX's own: segments of 64 KiB or more break its shared-memory transports
+bad_env UCX_POSIX_SEG_SIZE=64k         "UCX_POSIX_SEG_SIZE=64k.*64 KiB"
+bad_env UCX_SYSV_SEG_SIZE=131072       "UCX_SYSV_SEG_SIZE=131072.*64 KiB"
 
 # ---- bad launcher arguments ------------------------------------------------------
 

@@ -14,8 +14,9 @@
 #                  the figures worked out by hand.
 # Prints PASS/FAIL/SKIP lines.
 set -u
-BUILD=$(cd "$1" && pwd)
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
+. "$SRC/tests/lib.sh"
+build_dir "$@"
 OUT=$BUILD/tests/profiler
 LOG=$BUILD/tests/logs
 mkdir -p "$OUT" "$LOG"
@@ -23,7 +24,6 @@ export UCX_TLS=self,sm
 failed=0
 EXECS=12 ITERS=400
 
-. "$SRC/tests/lib.sh"
 build_both "$SRC/tests/sched/profiled_blocks.c" "$OUT/profiled_blocks" || {
     echo "FAIL profiler: cannot build tests/sched/profiled_blocks.c"
     exit 1
@@ -47,7 +47,6 @@ elif [ ! -s "$trace" ]; then
 else
     awk -v execs=$EXECS -v iters=$ITERS '
         NR == 1 { if ($0 != "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[") bad = "first line: " $0; next }
-        { last = $0 }
         $0 == "]}" { closed = NR; next }
         closed { bad = "text after the closing line" }
         !/^\{"name":"[^"]*",.*\},?$/ { bad = "not one event per line: " $0 }
