@@ -9,7 +9,9 @@
  * CPU atomic, so operations from every node and from every thread of the
  * home are serialised by the hardware.  The home then counts the page as
  * written in this interval, so that cached copies elsewhere are invalidated
- * at the next barrier or lock acquisition.
+ * at the next barrier or lock acquisition; it also pushes a notice for the
+ * page to every node (notice.c), so that a node spinning on a plain read of
+ * the variable, with flush, sees the change without a barrier.
  *
  * The requester's own copy of the page is not touched: the bytes the atomic
  * changed did not change in its copy, so its diff never overwrites them.
@@ -80,9 +82,12 @@ static uint64_t at_home(uint64_t page, uint32_t offset, int op, int size, uint64
     if (op != DSM_AT_LOAD) {
         struct dsm_stripe *s = dsm_stripe(page);
         pthread_mutex_lock(&s->mu);
-        if (dsm_shared(page))
+        bool shared = dsm_shared(page);
+        if (shared)
             dsm_note_written(page);
         pthread_mutex_unlock(&s->mu);
+        if (shared)
+            dsm_notice_push(&page, 1, false);
     }
     return old;
 }
@@ -94,6 +99,8 @@ static void on_atomic(int src, void *body, size_t len)
         dsm_fatal("malformed atomic request from node %d", src);
     struct atomic_rep rep = { .cookie = r->cookie };
     rep.old = at_home(r->page, r->offset, r->op, r->size, r->v1, r->v2);
+    if (r->op != DSM_AT_LOAD)
+        dsm_notice_news();
     net_send(src, OP_ATOMIC_REP, &rep, sizeof rep, NULL, 0);
 }
 

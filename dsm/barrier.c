@@ -224,6 +224,7 @@ static void *barrier(const void *payload, size_t plen, size_t *out_len)
     free(pending.extra);
     pending.extra = NULL;
     dsm.epoch++;
+    dsm_notice_prune();
     STAT_ADD(barriers, 1);
     STAT_ADD(barrier_wait_ns, dsm_now_ns() - t0);
     if (out_len)

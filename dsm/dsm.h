@@ -220,6 +220,21 @@ static inline bool dsm_pinned(uint64_t page)
 /* init.c: like dsm_alloc, homed at node 0 and pinned (one block only). */
 void *dsm_alloc_pinned(size_t size);
 
+/* notice.c: write notices between barriers.  dsm_flush() is OpenMP's
+ * flush: publish this node's writes, make every node queue their notices,
+ * drop the copies other nodes' notices name.  dsm_release_push() is a
+ * release whose pages are pushed to every node (waiting for them to be
+ * queued, or not); dsm_notice_apply() is the acquire of the queued notices;
+ * dsm_notice_prune() drops those a barrier made stale (after it). */
+void dsm_flush(void);
+size_t dsm_release_push(bool wait);     /* returns the number of pages published */
+void dsm_notice_push(const uint64_t *pages, size_t n, bool wait);
+void dsm_notice_apply(void);
+void dsm_notice_prune(void);
+void dsm_notice_register(void);
+/* Something another node did changed this node's memory or inbox. */
+void dsm_notice_news(void);
+
 /* Invalidate a list of pages that other nodes wrote (used by barrier and lock). */
 void dsm_invalidate(const uint64_t *pages, const int32_t *writers, size_t n);
 

@@ -64,6 +64,7 @@ static void on_diff(int src, void *body, size_t len)
         STAT_ADD(diff_bytes_applied, (uint64_t)n);
         p += e.bytes;
     }
+    dsm_notice_news();
     net_send_done(src, h->cookie);
 }
 
@@ -220,9 +221,7 @@ void dsm_drop_suspects(void)
     dsm_plist_sort(&l);
     for (size_t i = 0; i < l.n; i++) {
         if (dsm.twin[l.pages[i]]) {     /* written since: publish first */
-            struct dsm_plist w = { 0 };
-            dsm_release(&w);
-            dsm_plist_free(&w);
+            dsm_release_push(false);
             break;
         }
     }

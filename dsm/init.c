@@ -98,6 +98,7 @@ void ompdsm_init(int *argc, char ***argv)
     dsm_barrier_register();
     dsm_lock_register();
     dsm_atomic_register();
+    dsm_notice_register();
     dsm_liveness_register(dsm.node, dsm.nodes);
     net_start();
     sync_globals();
@@ -187,6 +188,11 @@ void *dsm_alloc_pinned(size_t size)
 void *ompdsm_alloc(size_t size)
 {
     return dsm_alloc(size, -1);
+}
+
+void ompdsm_flush(void)
+{
+    dsm_flush();
 }
 
 void ompdsm_barrier(void)

@@ -10,7 +10,8 @@
  *   acquire   LOCK_ACQ → manager; queued; when the lock is free the manager
  *             grants it with the notices this node has not seen and did not
  *             write alone; the acquirer invalidates those pages.
- *   release   flush diffs to the homes (acknowledged), then LOCK_REL with
+ *   release   flush diffs to the homes (acknowledged), push their notices to
+ *             every node (notice.c, for readers outside the lock), then LOCK_REL with
  *             the pages written since this lock was acquired → manager,
  *             which merges them into the notices and grants the next
  *             waiter.  With nested locks, an inner lock's acquire or
@@ -281,12 +282,10 @@ static bool acquire(uint64_t id, bool try_only)
     net_wait(&gw.w);
     if (gw.refused)
         return false;
-    if (any_dirty(gw.pages, gw.n)) {
-        struct dsm_plist written = { 0 };
-        dsm_release(&written);
-        dsm_plist_free(&written);
-    }
+    if (any_dirty(gw.pages, gw.n))
+        dsm_release_push(false);
     dsm_invalidate(gw.pages, NULL, gw.n);
+    dsm_notice_apply();
     dsm_drop_suspects();
     free(gw.pages);
     remember(id);
@@ -307,9 +306,8 @@ bool dsm_lock_try(uint64_t id)
 
 void dsm_lock_release(uint64_t id)
 {
-    struct dsm_plist flushed = { 0 }, written = { 0 };
-    dsm_release(&flushed);
-    dsm_plist_free(&flushed);
+    struct dsm_plist written = { 0 };
+    dsm_release_push(false);
     forget(id, &written);
     struct lock_req r = { .id = id, .epoch = dsm.epoch, .count = written.n };
     net_send(manager_of(id), OP_LOCK_REL, &r, sizeof r, written.pages, written.n * sizeof *written.pages);

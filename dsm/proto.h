@@ -21,6 +21,7 @@ enum dsm_op {
     OP_LOCK_REL,       /* lock_req + pages written → manager */
     OP_ATOMIC,         /* atomic_req → home (atomic.c) */
     OP_ATOMIC_REP,     /* atomic_rep → requester */
+    OP_NOTICE,         /* notice_hdr + pages written → every other node (notice.c) */
 };
 
 struct home_req { uint64_t cookie, page; };
@@ -36,5 +37,8 @@ struct bar_hdr { uint64_t epoch; uint64_t count; uint64_t payload; uint64_t extr
 struct bar_notice { uint64_t page; int32_t writer; int32_t pad; };
 struct lock_req { uint64_t cookie, id, epoch, count; };
 struct lock_grant { uint64_t cookie, count; };
+/* pages a node published outside a barrier, in its barrier epoch; a non-zero
+ * cookie asks for net_send_done once they are queued */
+struct notice_hdr { uint64_t cookie, epoch, count; };
 
 #endif

@@ -42,6 +42,10 @@ void ompdsm_get_stats(ompdsm_stats_t *o)
     o->pages_migrated_in = dsm_stats.pages_migrated_in;
     o->pages_migrated_out = dsm_stats.pages_migrated_out;
     o->migrate_s = (double)dsm_stats.migrate_ns * 1e-9;
+    o->flushes = dsm_stats.flushes;
+    o->flush_s = (double)dsm_stats.flush_ns * 1e-9;
+    o->notices_sent = dsm_stats.notices_sent;
+    o->notices_applied = dsm_stats.notices_applied;
 }
 
 static void (*extra_report[4])(void);
@@ -67,17 +71,18 @@ void dsm_stats_report(void)
     if (dsm.node == 0) {
         fprintf(stderr, "ompdsm statistics (%d nodes, page %zu bytes, homes %s)\n",
                 dsm.nodes, dsm.page_size, dsm_home_policy_name(dsm_cfg.home));
-        fprintf(stderr, "%5s %10s %10s %10s %10s %10s %12s %9s %9s %10s %10s %8s %8s %10s\n", "node",
+        fprintf(stderr, "%5s %10s %10s %10s %10s %10s %12s %9s %9s %10s %10s %8s %8s %10s %9s %9s %9s\n", "node",
                 "rd-faults", "wr-faults", "fetched", "served", "diffs", "diff-bytes", "barriers", "locks",
-                "barrier-s", "lock-s", "mig-in", "mig-out", "migrate-s");
+                "barrier-s", "lock-s", "mig-in", "mig-out", "migrate-s", "flushes", "flush-s", "notices");
         for (int i = 0; i < dsm.nodes; i++) {
             ompdsm_stats_t *s = &all[i];
-            fprintf(stderr, "%5d %10lu %10lu %10lu %10lu %10lu %12lu %9lu %9lu %10.4f %10.4f %8lu %8lu %10.4f\n",
+            fprintf(stderr, "%5d %10lu %10lu %10lu %10lu %10lu %12lu %9lu %9lu %10.4f %10.4f %8lu %8lu %10.4f %9lu %9.4f %9lu\n",
                     i, (unsigned long)s->read_faults, (unsigned long)s->write_faults,
                     (unsigned long)s->pages_fetched, (unsigned long)s->pages_served,
                     (unsigned long)s->diffs_sent, (unsigned long)s->diff_bytes_sent,
                     (unsigned long)s->barriers, (unsigned long)s->locks, s->barrier_wait_s, s->lock_wait_s,
-                    (unsigned long)s->pages_migrated_in, (unsigned long)s->pages_migrated_out, s->migrate_s);
+                    (unsigned long)s->pages_migrated_in, (unsigned long)s->pages_migrated_out, s->migrate_s,
+                    (unsigned long)s->flushes, s->flush_s, (unsigned long)s->notices_applied);
         }
         for (size_t i = 0; i < sizeof extra_report / sizeof *extra_report && extra_report[i]; i++)
             extra_report[i]();

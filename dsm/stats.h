@@ -17,6 +17,7 @@ struct dsm_stats {
     _Atomic uint64_t barriers, locks;
     _Atomic uint64_t barrier_wait_ns, lock_wait_ns;
     _Atomic uint64_t migrations, pages_migrated_in, pages_migrated_out, migrate_ns;
+    _Atomic uint64_t flushes, flush_ns, notices_sent, notices_applied;
 };
 
 extern struct dsm_stats dsm_stats;

@@ -40,6 +40,12 @@ void *ompdsm_alloc(size_t size);
 /* Full barrier with release/acquire semantics on all shared memory. */
 void ompdsm_barrier(void);
 
+/* Flush (OpenMP's): publishes this node's writes to every node and drops the
+ * copies of pages other nodes published, without a barrier.  A node that
+ * spins on a flag another node sets and flushes sees it within a flush or
+ * two; reading a copy between flushes costs nothing. */
+void ompdsm_flush(void);
+
 /* Distributed mutual exclusion, FIFO-fair.  A lock is named by any 64-bit
  * value; the same value names the same lock on every node.  Acquiring makes
  * visible the writes of earlier holders; releasing publishes ours. */
@@ -56,6 +62,9 @@ typedef struct ompdsm_stats {
     uint64_t migrations;                /* home migration points */
     uint64_t pages_migrated_in, pages_migrated_out;
     double migrate_s;                   /* time spent in them */
+    uint64_t flushes;                   /* flushes (omp flush, fences) between barriers */
+    double flush_s;                     /* time spent in them */
+    uint64_t notices_sent, notices_applied; /* write notices pushed between barriers */
 } ompdsm_stats_t;
 void ompdsm_get_stats(ompdsm_stats_t *out);
 

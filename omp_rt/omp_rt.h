@@ -95,6 +95,9 @@ void omp_ws_reset(void);
 /* heap.c: the shared heap (collective; before main runs) */
 void omp_heap_init(void);
 
+/* flush.c: stops with a message if the CPU cannot save what a fence keeps live. */
+void omp_rt_flush_check_cpu(void);
+
 /* unsupported.c */
 _Noreturn void omp_rt_unsupported(const char *construct);
 

@@ -121,6 +121,7 @@ __attribute__((visibility("default"))) int omp_rt_start(int argc, char **argv, c
                   "%luM and the shared heap half of the region; use at least %luM",
                   dsm_cfg.region_size >> 20, MAIN_STACK_SIZE >> 20, 4 * (MAIN_STACK_SIZE >> 20));
     omp_env_load();
+    omp_rt_flush_check_cpu();
     omp_heap_init();
     omp_rt_register();
     void *stack = dsm_alloc_pinned(MAIN_STACK_SIZE);

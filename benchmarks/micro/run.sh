@@ -49,3 +49,31 @@ echo "of a page homed at the other node; re-rd: read after the home wrote it and
 echo "invalidated the copy (the steady state); ratio = read / (get iso + local), target <= 1.5;"
 echo "wr RO: write to a read-only copy (twin); wr inv: write to a page not held (fetch + twin);"
 echo "bar 2/4: empty barrier at 2 and 4 nodes."
+
+# The flush hand-off: threads pass a token through a plain variable and
+# `#pragma omp flush` (flush_handoff.c), libgomp's threads against ompdsm's
+# nodes, 10,000 hand-offs.
+SRC=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+gcc -O2 -fopenmp "$SRC/flush_handoff.c" -o "$tmp/handoff.gomp"
+"$BUILD/tools/ompdsm-cc" -O2 "$SRC/flush_handoff.c" -o "$tmp/handoff.dsm"
+us() { awk '{ for (i = 1; i < NF; i++) if ($i == "hand-off") print $(i + 1) }'; }
+echo
+printf '| %-24s | %8s | %8s | %8s |\n' "flush hand-off (us)" "2" "3" "4"
+printf '|%s|\n' "--------------------------|----------|----------|----------"
+row="| libgomp threads          "
+for n in 2 3 4; do row="$row | $(printf '%8s' "$(OMP_NUM_THREADS=$n "$tmp/handoff.gomp" | us)")"; done
+echo "$row |"
+for tls in shm tcp; do
+    row="| ompdsm nodes, $tls        "
+    for n in 2 3 4; do
+        # shellcheck disable=SC2046
+        row="$row | $(printf '%8s' "$(env $(ucx_env $tls) "$RUN" -np $n "$tmp/handoff.dsm" | us)")"
+    done
+    echo "$row |"
+done
+echo
+echo "Microseconds per hand-off of a token passed round the threads (nodes) through a plain"
+echo "shared variable and #pragma omp flush; $(nproc) cores, so more than $(nproc) spinning threads"
+echo "share them."

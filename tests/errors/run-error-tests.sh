@@ -83,13 +83,13 @@ left_pids() {
 
 # check WHAT PROGRAM PATTERN COMMAND...: runs COMMAND (an ompdsm-run command
 # line, possibly preceded by env VAR=value) under timeout; PROGRAM is the
-# program path to look for afterwards; PATTERN an extended regular
+# program path to look for afterwards ("" for a command that runs none); PATTERN an extended regular
 # expression (case-insensitive) one line of standard error must match.
 check() {
     what=$1 prog=$2 pattern=$3
     shift 3
     # A program of this run that failed to build: the case cannot run.
-    if [ "$prog" != "$tmp/no-such-program" ] && [ ! -e "$prog" ]; then
+    if [ -n "$prog" ] && [ "$prog" != "$tmp/no-such-program" ] && [ ! -e "$prog" ]; then
         echo "FAIL errors: $what"
         echo "    not run: $(basename "$prog") was not built"
         failed=1
@@ -252,5 +252,15 @@ check "unsupported construct: omp teams" "$tmp/teams" \
     "unsupported OpenMP construct: teams" "$RUN" -np 2 "$tmp/teams"
 check "unsupported construct: ordered depend (doacross)" "$tmp/doacross" \
     "unsupported OpenMP construct: .*doacross" "$RUN" -np 2 "$tmp/doacross"
+
+# ---- what ompdsm-cc refuses to build ---------------------------------------------------
+
+# A flush whose fence GCC does not emit, and link-time code generation,
+# which would keep fences out of the runtime's sight.
+check "ompdsm-cc: #pragma omp flush acq_rel" "" \
+    "flush_acq_rel.c:11:.*memory-order clause is not supported" \
+    "$DSMCC" -c "$SRC/flush_acq_rel.c" -o "$tmp/flush_acq_rel.o"
+check "ompdsm-cc: -flto" "" "-flto is not supported" \
+    "$DSMCC" -O2 -flto "$SRC/omp_small.c" -o "$tmp/lto"
 
 exit $failed

@@ -1,0 +1,291 @@
+/*
+ * notice.c: write notices pushed to every node between barriers, and the
+ * flush that OpenMP's `flush` (and every fence in the program) performs.
+ *
+ * A barrier tells every node which pages the others wrote, and a lock's
+ * grant tells its acquirer what earlier holders wrote.  A thread that spins
+ * on a flag with `#pragma omp flush`, or on a counter another thread updates
+ * under a critical section or with an atomic, takes part in neither: it
+ * must learn of the writes some other way, and without asking a home at
+ * every turn of its loop.  So every release outside a barrier pushes the
+ * pages it published to every other node, where they wait in an inbox until
+ * that node's next acquire (a flush, a lock acquisition) drops its copies of
+ * them.  Reading a cached copy between two flushes costs nothing; a copy is
+ * fetched again only when a notice says it changed.
+ *
+ *   flush     publish our writes (diffs acknowledged by the homes), push
+ *             their notices and wait until every node has queued them, then
+ *             drop the copies our own inbox names.  Because a flush returns
+ *             only when every node holds its notices, any write a reader can
+ *             see after that flush (a flag set next) reaches the reader after
+ *             those notices: the reader's next flush drops the data's stale
+ *             copy too.  Transitively, the same holds along chains of nodes.
+ *   lock release, and a release made inside an acquire
+ *             push without waiting: the lock's grant orders its holders, the
+ *             notices only make the writes visible to readers outside it.
+ *   atomic at the home
+ *             an atomic operation changes the home's copy only; the home
+ *             pushes a notice for the page, so that a node that spins on a
+ *             plain read of it sees the change (eventually, as on hardware).
+ *
+ * A flush in a loop that waits for a flag finds nothing to do again and
+ * again; after two such flushes in quick succession it sleeps until
+ * something arrives (a notice, a diff or an atomic applied here), for a
+ * bounded time, so that a waiting node does not keep a CPU that the node
+ * it waits for may need.
+ *
+ * Each notice carries the sender's barrier epoch.  A barrier invalidates
+ * everything written before it, so notices of earlier epochs are dropped
+ * (dsm_notice_prune, at each barrier); the inbox is also compacted to one
+ * entry per page when it grows, so a node that never acquires (one waiting
+ * in a barrier) keeps it bounded by the pages written.
+ */
+#include "dsm.h"
+#include "log.h"
+#include "net.h"
+#include "proto.h"
+#include "stats.h"
+
+#include <linux/futex.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+struct entry {
+    uint64_t page, epoch;
+};
+
+static struct {
+    pthread_mutex_t mu;
+    struct entry *v;
+    size_t n, cap;
+    size_t compact_at;            /* compact when n reaches it */
+} inbox = { .mu = PTHREAD_MUTEX_INITIALIZER, .compact_at = 4096 };
+
+static int cmp_entry(const void *a, const void *b)
+{
+    const struct entry *x = a, *y = b;
+    if (x->page != y->page)
+        return (x->page > y->page) - (x->page < y->page);
+    return (x->epoch > y->epoch) - (x->epoch < y->epoch);
+}
+
+/* Sorts v[0..n), keeps one entry per page (its latest epoch) and drops those
+ * older than epoch; returns the new length. */
+static size_t squeeze(struct entry *v, size_t n, uint64_t epoch)
+{
+    if (n > 1)
+        qsort(v, n, sizeof *v, cmp_entry);
+    size_t out = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].epoch < epoch)
+            continue;
+        if (out && v[out - 1].page == v[i].page)
+            v[out - 1].epoch = v[i].epoch;
+        else
+            v[out++] = v[i];
+    }
+    return out;
+}
+
+/* Under inbox.mu. */
+static void inbox_add(uint64_t page, uint64_t epoch)
+{
+    if (inbox.n == inbox.compact_at) {
+        inbox.n = squeeze(inbox.v, inbox.n, __atomic_load_n(&dsm.epoch, __ATOMIC_RELAXED));
+        if (2 * inbox.n > inbox.compact_at)
+            inbox.compact_at *= 2;
+    }
+    if (inbox.n == inbox.cap) {
+        inbox.cap = inbox.cap ? 2 * inbox.cap : 256;
+        inbox.v = realloc(inbox.v, inbox.cap * sizeof *inbox.v);
+        if (!inbox.v)
+            dsm_fatal("out of memory for write notices");
+    }
+    inbox.v[inbox.n++] = (struct entry){ .page = page, .epoch = epoch };
+}
+
+static void on_notice(int src, void *body, size_t len)
+{
+    struct notice_hdr *h = body;
+    if (len != sizeof *h + h->count * sizeof(uint64_t))
+        dsm_fatal("malformed write notice from node %d", src);
+    const uint64_t *pages = (const uint64_t *)(h + 1);
+    pthread_mutex_lock(&inbox.mu);
+    for (uint64_t i = 0; i < h->count; i++) {
+        if (pages[i] >= dsm.npages)
+            dsm_fatal("write notice from node %d for page %lu, beyond the region", src,
+                      (unsigned long)pages[i]);
+        inbox_add(pages[i], h->epoch);
+    }
+    pthread_mutex_unlock(&inbox.mu);
+    dsm_notice_news();
+    if (h->cookie)
+        net_send_done(src, h->cookie);
+}
+
+void dsm_notice_register(void)
+{
+    net_register(OP_NOTICE, on_notice);
+}
+
+/* The pages of pages[0..n) a node must hear of: all but those it is home of
+ * (a home's copy is the master, never dropped). */
+static size_t for_node(int node, const uint64_t *pages, size_t n, uint64_t *out)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (dsm_home_known(pages[i]) != node)
+            out[k++] = pages[i];
+    return k;
+}
+
+void dsm_notice_push(const uint64_t *pages, size_t n, bool wait)
+{
+    if (n == 0 || dsm.nodes == 1)
+        return;
+    uint64_t *mine = malloc(n * sizeof *mine);
+    if (!mine)
+        dsm_fatal("out of memory for write notices");
+    struct net_wait w;
+    net_wait_init(&w, 0);
+    struct notice_hdr h = { .cookie = wait ? (uint64_t)(uintptr_t)&w : 0,
+                            .epoch = __atomic_load_n(&dsm.epoch, __ATOMIC_RELAXED) };
+    for (int node = 0; node < dsm.nodes; node++) {
+        if (node == dsm.node || !(h.count = for_node(node, pages, n, mine)))
+            continue;
+        if (wait)
+            atomic_fetch_add(&w.pending, 1);
+        net_send(node, OP_NOTICE, &h, sizeof h, mine, h.count * sizeof *mine);
+        STAT_ADD(notices_sent, h.count);
+    }
+    free(mine);
+    if (wait)
+        net_wait(&w);
+}
+
+size_t dsm_release_push(bool wait)
+{
+    struct dsm_plist written = { 0 };
+    dsm_release(&written);
+    size_t n = written.n;
+    dsm_notice_push(written.pages, written.n, wait);
+    dsm_plist_free(&written);
+    return n;
+}
+
+void dsm_notice_apply(void)
+{
+    net_poll();
+    pthread_mutex_lock(&inbox.mu);
+    if (inbox.n == 0) {
+        pthread_mutex_unlock(&inbox.mu);
+        return;
+    }
+    struct entry *v = inbox.v;
+    size_t n = squeeze(v, inbox.n, dsm.epoch);
+    inbox.v = NULL;
+    inbox.n = inbox.cap = 0;
+    pthread_mutex_unlock(&inbox.mu);
+
+    uint64_t *pages = malloc(n * sizeof *pages + 1);
+    if (!pages)
+        dsm_fatal("out of memory for write notices");
+    bool dirty = false;
+    for (size_t i = 0; i < n; i++) {
+        pages[i] = v[i].page;
+        dirty |= dsm.twin[pages[i]] != NULL;
+    }
+    free(v);
+    if (dirty)     /* our own unpublished writes to a page another node wrote */
+        dsm_release_push(false);
+    dsm_invalidate(pages, NULL, n);
+    STAT_ADD(notices_applied, n);
+    free(pages);
+}
+
+void dsm_notice_prune(void)
+{
+    pthread_mutex_lock(&inbox.mu);
+    inbox.n = squeeze(inbox.v, inbox.n, dsm.epoch);
+    pthread_mutex_unlock(&inbox.mu);
+}
+
+/* ---- waiting in a spin loop --------------------------------------------- */
+
+/* Bumped whenever something another node did may have changed what this
+ * node reads: a notice queued, a diff or an atomic applied to a page it is
+ * home of.  A flush that finds nothing to do sleeps on it (below). */
+static struct {
+    _Atomic uint32_t gen;
+    _Atomic uint32_t sleepers;
+} news;
+
+void dsm_notice_news(void)
+{
+    atomic_fetch_add(&news.gen, 1);
+    if (atomic_load(&news.sleepers))
+        syscall(SYS_futex, &news.gen, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
+}
+
+/* Per application thread: the state of the spin loop it may be in. */
+static __thread struct {
+    uint64_t last_end;            /* when its previous flush returned */
+    bool last_idle;               /* that flush published and dropped nothing */
+    unsigned wait_us;             /* the next wait, doubled while nothing comes */
+} spin;
+
+enum { SPIN_GAP_NS = 20000, WAIT_MIN_US = 8, WAIT_MAX_US = 512 };
+
+/* A thread that flushes again and again with nothing to publish and nothing
+ * new (a loop waiting for a flag) would otherwise keep its CPU, which the
+ * node it waits for may need.  It sleeps until news arrives instead, at
+ * most wait_us, which doubles while nothing comes: never longer than a
+ * flush may take, since flush only promises what a later flush sees.
+ * Returns whether news came. */
+static bool wait_for_news(uint32_t seen)
+{
+    if (!spin.wait_us)
+        spin.wait_us = WAIT_MIN_US;
+    /* News usually comes soon after the flag's writer is done: progress
+     * the transport here for a moment (as net_wait does) before sleeping. */
+    uint64_t deadline = dsm_now_ns() + (uint64_t)dsm_cfg.spin_us * 1000u;
+    net_poll_begin();
+    while (atomic_load(&news.gen) == seen && dsm_now_ns() < deadline)
+        net_poll();
+    net_poll_end();
+    if (atomic_load(&news.gen) != seen) {
+        spin.wait_us = WAIT_MIN_US;
+        return true;
+    }
+    struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)spin.wait_us * 1000 };
+    atomic_fetch_add(&news.sleepers, 1);
+    if (atomic_load(&news.gen) == seen)
+        syscall(SYS_futex, &news.gen, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+    atomic_fetch_sub(&news.sleepers, 1);
+    bool came = atomic_load(&news.gen) != seen;
+    spin.wait_us = came ? WAIT_MIN_US : (spin.wait_us < WAIT_MAX_US ? 2 * spin.wait_us : WAIT_MAX_US);
+    return came;
+}
+
+void dsm_flush(void)
+{
+    uint64_t t0 = dsm_now_ns();
+    uint32_t seen = atomic_load(&news.gen);
+    uint64_t before = atomic_load(&dsm_stats.notices_applied);
+    size_t published = dsm_release_push(true);
+    dsm_notice_apply();
+    dsm_drop_suspects();
+    bool idle = !published && atomic_load(&dsm_stats.notices_applied) == before;
+    if (idle && spin.last_idle && t0 - spin.last_end < SPIN_GAP_NS && wait_for_news(seen)) {
+        dsm_notice_apply();
+        dsm_drop_suspects();
+        idle = false;
+    }
+    spin.last_idle = idle;
+    spin.last_end = dsm_now_ns();
+    STAT_ADD(flushes, 1);
+    STAT_ADD(flush_ns, spin.last_end - t0);
+}
