@@ -64,12 +64,17 @@ const char *omp_sched_name(enum omp_sched kind);
 
 /* heap.c: the malloc family of the program, called with the caller's
  * address (the program's calls get shared memory).  Exported: in
- * AddressSanitizer builds the program's wrappers (wrap_main.c) call them. */
+ * AddressSanitizer builds the program's wrappers (wrap_main.c,
+ * wrap_alloc.c) call them.  Each returns NULL (or an error) exactly where
+ * the C library's does. */
 void *omp_rt_malloc(size_t size, const void *caller);
 void omp_rt_free(void *p);
 void *omp_rt_calloc(size_t n, size_t size, const void *caller);
 void *omp_rt_realloc(void *p, size_t size, const void *caller);
+void *omp_rt_reallocarray(void *p, size_t n, size_t size, const void *caller);
 void *omp_rt_memalign(size_t align, size_t size, const void *caller);
+void *omp_rt_valloc(size_t size, const void *caller);
+void *omp_rt_pvalloc(size_t size, const void *caller);
 int omp_rt_posix_memalign(void **out, size_t align, size_t size, const void *caller);
 size_t omp_rt_usable_size(void *p);
 
