@@ -5,9 +5,10 @@
  * Who gets shared memory: calls made from the program's own code (the
  * caller's return address lies in the executable) once the runtime has
  * started.  Everything else -- the C library's internal allocations
- * (strdup, fopen, printf buffers), UCX, the runtime itself, allocations
- * before start-up -- comes from the C library's private heap.  A string
- * from strdup is therefore private to the node that made it.
+ * (fopen, printf buffers), UCX, the runtime itself, allocations before
+ * start-up -- comes from the C library's private heap.  C library
+ * functions that return memory to the program (strdup, getline ...) are
+ * interposed in libc_alloc.c, so that their results are shared too.
  *
  * The shared heap is the upper half of the shared region, cut into one arena
  * per node, each homed at its node, so a node's allocations are local to
@@ -144,6 +145,11 @@ static int find_text(struct dl_phdr_info *info, size_t size, void *arg)
 static bool from_program(const void *ret)
 {
     return heap.on && (uintptr_t)ret - heap.text_lo < heap.text_hi - heap.text_lo;
+}
+
+bool omp_heap_for_program(const void *caller)
+{
+    return from_program(caller);
 }
 
 static bool in_heap(const void *p)
