@@ -1,6 +1,9 @@
 /*
  * config.c: parses the OMPDSM_* environment variables.
  *
+ * It also checks the one UCX variable whose bad value UCX reports without
+ * naming it (UCX_TLS).
+ *
  * Defaults are chosen for the embedded case (several nodes on one machine):
  * a 16 GiB sparse region far above the usual mmap and heap areas, the OS page
  * as the DSM page, page-interleaved (cyclic) homes as in SCASH.
@@ -176,6 +179,31 @@ static double parse_seconds(const char *name, double dflt)
     return x;
 }
 
+/* Below a second, heartbeats (four per timeout) come faster than a node on
+ * a busy machine is sure to be scheduled, and healthy jobs would be ended. */
+#define MIN_NODE_TIMEOUT 1.0
+
+static double load_node_timeout(void)
+{
+    double t = parse_seconds("OMPDSM_NODE_TIMEOUT", 30);
+    if (t > 0 && t < MIN_NODE_TIMEOUT)
+        dsm_fatal("OMPDSM_NODE_TIMEOUT='%s' is below the minimum of %g s (a busy node may answer a heartbeat "
+                  "late by that much); use %g or more, or 0 to turn the check off",
+                  env("OMPDSM_NODE_TIMEOUT"), MIN_NODE_TIMEOUT, MIN_NODE_TIMEOUT);
+    return t;
+}
+
+/* UCX's own variable, checked here because UCX's message for an empty list
+ * ("The TLs list is empty", then ucp_init failing with "No such element")
+ * does not name it. */
+static void check_ucx_tls(void)
+{
+    const char *v = getenv("UCX_TLS");
+    if (v && v[strspn(v, "^, \t")] == '\0')
+        dsm_fatal("UCX_TLS='%s' names no transport: unset it, or list some (UCX_TLS=self,sm on one machine, "
+                  "UCX_TLS=self,sm,tcp across machines)", v);
+}
+
 void dsm_config_load(void)
 {
     load_region();
@@ -190,7 +218,8 @@ void dsm_config_load(void)
     dsm_cfg.readahead = parse_uint("OMPDSM_READAHEAD", 7, 1024);
     dsm_cfg.stats = parse_bool("OMPDSM_STATS", false);
     dsm_cfg.trace = env("OMPDSM_TRACE");
-    dsm_cfg.node_timeout = parse_seconds("OMPDSM_NODE_TIMEOUT", 30);
+    dsm_cfg.node_timeout = load_node_timeout();
+    check_ucx_tls();
 }
 
 const char *dsm_home_policy_name(enum dsm_home_policy p)

@@ -1,14 +1,21 @@
 /*
  * env.c: the OMP_* environment variables, parsed in one place, with the
- * same syntax as libgomp; a bad value is a fatal error naming the variable.
+ * same syntax as libgomp (GCC 12): a value is refused exactly where libgomp
+ * says "Invalid value for environment variable X".  libgomp then warns and
+ * ignores the value; ompdsm stops with a fatal error naming the variable,
+ * as for its own variables: a job of many nodes that silently runs with
+ * other settings than asked for costs more than one that does not start.
  *
  * ompdsm runs one OpenMP thread per node: the team of a parallel region is
  * the set of nodes.  OMP_NUM_THREADS therefore cannot add threads; a value
  * other than the number of nodes is reported once and the team keeps one
- * thread per node.  The variables that choose placement or waiting
- * (OMP_PROC_BIND, OMP_PLACES, OMP_WAIT_POLICY, OMP_STACKSIZE) are checked
- * for syntax and otherwise have no effect: say so, rather than ignore them
- * silently, under OMP_DISPLAY_ENV=verbose.
+ * thread per node.  The variables that choose placement, waiting, devices
+ * or allocators (OMP_PROC_BIND, OMP_PLACES, OMP_WAIT_POLICY, OMP_STACKSIZE,
+ * OMP_DEFAULT_DEVICE, OMP_TARGET_OFFLOAD, OMP_NUM_TEAMS,
+ * OMP_TEAMS_THREAD_LIMIT, OMP_MAX_TASK_PRIORITY, OMP_ALLOCATOR,
+ * OMP_DISPLAY_AFFINITY, OMP_AFFINITY_FORMAT) are checked for syntax and
+ * otherwise have no effect: say so, rather than ignore them silently, under
+ * OMP_DISPLAY_ENV=verbose.
  */
 #include "omp_rt.h"
 
@@ -17,6 +24,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,8 +103,11 @@ bool omp_parse_schedule(const char *v, enum omp_sched *kind, long *chunk, bool *
         *chunk = 0;
         if (!*rest)
             return true;
-        if (*rest != ',' || *kind == OMP_SCHED_AUTO || !parse_long(rest + 1, 1, 1L << 40, chunk, &end) || *end)
+        /* libgomp takes a chunk of 0 as the default, and ignores one after auto. */
+        if (*rest != ',' || !parse_long(rest + 1, 0, 1L << 40, chunk, &end) || *end)
             return false;
+        if (*kind == OMP_SCHED_AUTO || (*chunk == 0 && *kind != OMP_SCHED_STATIC))
+            *chunk = *kind == OMP_SCHED_AUTO ? 0 : 1;
         return true;
     }
     return false;
@@ -178,14 +189,35 @@ static void load_schedule(void)
                   "or profiled[,options]", v);
 }
 
+/* True if v is word, with blanks around it allowed, in any case. */
+static bool is_word(const char *v, const char *word)
+{
+    while (isspace((unsigned char)*v))
+        v++;
+    size_t n = strlen(word);
+    if (strncasecmp(v, word, n))
+        return false;
+    for (v += n; isspace((unsigned char)*v); v++)
+        ;
+    return *v == '\0';
+}
+
+static bool is_one_of(const char *v, const char *const *words)
+{
+    for (; *words; words++)
+        if (is_word(v, *words))
+            return true;
+    return false;
+}
+
 static bool parse_bool(const char *name, bool dflt)
 {
     const char *v = env(name);
     if (!v)
         return dflt;
-    if (!strcasecmp(v, "true") || !strcmp(v, "1"))
+    if (is_word(v, "true"))
         return true;
-    if (!strcasecmp(v, "false") || !strcmp(v, "0"))
+    if (is_word(v, "false"))
         return false;
     dsm_fatal("%s='%s' is not TRUE or FALSE", name, v);
 }
@@ -201,23 +233,161 @@ static long parse_int(const char *name, long dflt, long min, long max)
     return n;
 }
 
-/* Variables that only steer thread placement or spinning: checked, no effect. */
+/* An unsigned count: libgomp accepts any that fits in an unsigned long;
+ * larger than max means max. */
+static long parse_count(const char *name, long dflt, long min, long max)
+{
+    const char *v = env(name);
+    if (!v)
+        return dflt;
+    const char *s = v + strspn(v, " \t");
+    char *end = (char *)s;
+    errno = 0;
+    unsigned long x = isdigit((unsigned char)*s) ? strtoul(s, &end, 10) : 0;
+    if (end == s || errno || end[strspn(end, " \t")] || x < (unsigned long)min)
+        dsm_fatal("%s='%s' is not an integer of at least %ld", name, v, min);
+    return x < (unsigned long)max ? (long)x : max;
+}
+
+/* OMP_STACKSIZE: a number, then B, K, M or G (default K), blanks allowed. */
+static bool stack_size(const char *v)
+{
+    char *end;
+    v += strspn(v, " \t");
+    if (!isdigit((unsigned char)*v))
+        return false;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 10);
+    end += strspn(end, " \t");
+    unsigned shift = 10;
+    switch (tolower((unsigned char)*end)) {
+    case 'b': shift = 0; end++; break;
+    case 'k': end++; break;
+    case 'm': shift = 20; end++; break;
+    case 'g': shift = 30; end++; break;
+    }
+    end += strspn(end, " \t");
+    return !errno && !*end && (x << shift) >> shift == x;
+}
+
+/* OMP_PROC_BIND: TRUE, FALSE, or a list of primary/master/close/spread. */
+static bool proc_bind(const char *v)
+{
+    static const char *const kinds[] = { "primary", "master", "close", "spread", NULL };
+    if (is_word(v, "true") || is_word(v, "false"))
+        return true;
+    char buf[256];
+    if (strlen(v) >= sizeof buf)
+        return false;
+    strcpy(buf, v);
+    char *save, *item = strtok_r(buf, ",", &save);
+    if (!item || v[strlen(v) - 1] == ',' || strstr(v, ",,"))
+        return false;
+    for (; item; item = strtok_r(NULL, ",", &save))
+        if (!is_one_of(item, kinds))
+            return false;
+    return true;
+}
+
+/* OMP_PLACES, syntax only (which CPUs exist does not matter here):
+ * an abstract name with an optional "(count)", or a list of places
+ * "{res[:len[:stride]],...}[:len[:stride]]", each possibly "!"-negated. */
+static const char *skip_blanks(const char *s)
+{
+    return s + strspn(s, " \t");
+}
+
+static const char *number(const char *s, bool sign)
+{
+    s = skip_blanks(s);
+    if (sign && *s == '-')
+        s++;
+    if (!isdigit((unsigned char)*s))
+        return NULL;
+    while (isdigit((unsigned char)*s))
+        s++;
+    return skip_blanks(s);
+}
+
+/* [:len[:stride]] after a number or a place; NULL if malformed. */
+static const char *len_stride(const char *s)
+{
+    if (*s != ':')
+        return s;
+    if (!(s = number(s + 1, false)))
+        return NULL;
+    return *s == ':' ? number(s + 1, true) : s;
+}
+
+static const char *one_place(const char *s)
+{
+    s = skip_blanks(s);
+    if (*s == '!')
+        s = skip_blanks(s + 1);
+    if (*s != '{')
+        return NULL;
+    do {
+        if (!(s = number(s + 1, false)) || !(s = len_stride(s)))
+            return NULL;
+    } while (*s == ',');
+    if (*s != '}')
+        return NULL;
+    return len_stride(skip_blanks(s + 1));
+}
+
+static bool places(const char *v)
+{
+    static const char *const names[] = { "threads", "cores", "sockets", "ll_caches", "numa_domains", NULL };
+    const char *s = skip_blanks(v);
+    for (const char *const *n = names; *n; n++) {
+        size_t len = strlen(*n);
+        if (strncasecmp(s, *n, len))
+            continue;
+        s = skip_blanks(s + len);
+        if (*s == '(' && (s = number(s + 1, false)) && *s == ')')
+            s = skip_blanks(s + 1);
+        return s && *s == '\0';
+    }
+    do {
+        if (!(s = one_place(s == skip_blanks(v) ? s : s + 1)))
+            return false;
+    } while (*s == ',');
+    return *s == '\0';
+}
+
+/* Variables that have no effect on ompdsm: checked as libgomp checks them. */
 static void check_ignored(void)
 {
+    static const char *const wait[] = { "active", "passive", NULL };
+    static const char *const offload[] = { "default", "mandatory", "disabled", NULL };
+    static const char *const allocators[] = {
+        "omp_default_mem_alloc", "omp_large_cap_mem_alloc", "omp_const_mem_alloc", "omp_high_bw_mem_alloc",
+        "omp_low_lat_mem_alloc", "omp_cgroup_mem_alloc", "omp_pteam_mem_alloc", "omp_thread_mem_alloc", NULL,
+    };
     const char *v;
-    if ((v = env("OMP_WAIT_POLICY")) && strcasecmp(v, "active") && strcasecmp(v, "passive"))
+    if ((v = env("OMP_WAIT_POLICY")) && !is_one_of(v, wait))
         dsm_fatal("OMP_WAIT_POLICY='%s' is not ACTIVE or PASSIVE", v);
-    if ((v = env("OMP_PROC_BIND")) && strcasecmp(v, "true") && strcasecmp(v, "false")
-        && strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_, ") != strlen(v))
-        dsm_fatal("OMP_PROC_BIND='%s' is not TRUE, FALSE or a list of master/close/spread", v);
-    size_t sz;
-    if ((v = env("OMP_STACKSIZE")) && !dsm_parse_size(v, &sz))
-        dsm_fatal("OMP_STACKSIZE='%s' is not a size (examples: 512K, 8M)", v);
+    if ((v = env("OMP_PROC_BIND")) && !proc_bind(v))
+        dsm_fatal("OMP_PROC_BIND='%s' is not TRUE, FALSE or a list of primary/master/close/spread", v);
+    if ((v = env("OMP_PLACES")) && !places(v))
+        dsm_fatal("OMP_PLACES='%s' is not threads, cores, sockets, ll_caches or numa_domains (with an optional "
+                  "(count)), or a list of places such as {0,1},{2,3} or {0:4}:2:4", v);
+    if ((v = env("OMP_STACKSIZE")) && !stack_size(v))
+        dsm_fatal("OMP_STACKSIZE='%s' is not a size (a number with B, K, M or G; examples: 512K, 8M)", v);
+    if ((v = env("OMP_TARGET_OFFLOAD")) && !is_one_of(v, offload))
+        dsm_fatal("OMP_TARGET_OFFLOAD='%s' is not DEFAULT, MANDATORY or DISABLED", v);
+    if ((v = env("OMP_ALLOCATOR")) && !is_one_of(v, allocators))
+        dsm_fatal("OMP_ALLOCATOR='%s' is not a predefined allocator (omp_default_mem_alloc ...)", v);
+    parse_int("OMP_DEFAULT_DEVICE", 0, 0, INT_MAX);
+    parse_int("OMP_MAX_TASK_PRIORITY", 0, 0, INT_MAX);
+    parse_int("OMP_NUM_TEAMS", 1, 1, INT_MAX);
+    parse_int("OMP_TEAMS_THREAD_LIMIT", 1, 1, INT_MAX);
+    parse_bool("OMP_DISPLAY_AFFINITY", false);
 }
 
 static void display(const char *how)
 {
-    bool verbose = !strcasecmp(how, "verbose");
+    bool verbose = is_word(how, "verbose");
     fprintf(stderr, "\nOPENMP DISPLAY ENVIRONMENT BEGIN\n");
     fprintf(stderr, "  _OPENMP = '201511'\n");
     fprintf(stderr, "  OMP_DYNAMIC = '%s'\n", omp_icv.dynamic ? "TRUE" : "FALSE");
@@ -240,7 +410,9 @@ static void display(const char *how)
     fprintf(stderr, "  OMP_MAX_TASK_PRIORITY = '0'\n");
     if (verbose) {
         fprintf(stderr, "  [ompdsm] nodes = '%d' (one OpenMP thread per node)\n", omp_rt.nodes);
-        fprintf(stderr, "  [ompdsm] OMP_PROC_BIND, OMP_PLACES, OMP_STACKSIZE, OMP_WAIT_POLICY have no effect\n");
+        fprintf(stderr, "  [ompdsm] OMP_PROC_BIND, OMP_PLACES, OMP_STACKSIZE, OMP_WAIT_POLICY, OMP_DEFAULT_DEVICE, "
+                        "OMP_TARGET_OFFLOAD, OMP_NUM_TEAMS, OMP_TEAMS_THREAD_LIMIT, OMP_MAX_TASK_PRIORITY, "
+                        "OMP_ALLOCATOR, OMP_DISPLAY_AFFINITY, OMP_AFFINITY_FORMAT have no effect\n");
     }
     fprintf(stderr, "OPENMP DISPLAY ENVIRONMENT END\n");
 }
@@ -251,17 +423,18 @@ void omp_env_load(void)
     load_schedule();
     omp_icv.dynamic = parse_bool("OMP_DYNAMIC", false);
     omp_icv.nested = parse_bool("OMP_NESTED", false);
-    omp_icv.max_active_levels = parse_int("OMP_MAX_ACTIVE_LEVELS", 1, 0, 255);
-    omp_icv.thread_limit = parse_int("OMP_THREAD_LIMIT", 4294967295L, 1, 4294967295L);
+    omp_icv.max_active_levels = parse_count("OMP_MAX_ACTIVE_LEVELS", 1, 0, 255);
+    omp_icv.thread_limit = parse_count("OMP_THREAD_LIMIT", 4294967295L, 1, 4294967295L);
     check_ignored();
     if (parse_bool("OMP_CANCELLATION", false))
         omp_rt_unsupported("cancellation (OMP_CANCELLATION=true)");
     const char *v = env("OMP_DISPLAY_ENV");
-    if (v && strcasecmp(v, "true") && strcasecmp(v, "false") && strcasecmp(v, "verbose"))
+    static const char *const display_kinds[] = { "true", "false", "verbose", NULL };
+    if (v && !is_one_of(v, display_kinds))
         dsm_fatal("OMP_DISPLAY_ENV='%s' is not TRUE, FALSE or VERBOSE", v);
     if (omp_icv.nthreads && omp_icv.nthreads != omp_rt.nodes && omp_rt.node == 0)
         dsm_warn("OMP_NUM_THREADS=%d: ompdsm runs one OpenMP thread per node; the team has %d threads",
                  omp_icv.nthreads, omp_rt.nodes);
-    if (v && strcasecmp(v, "false") && omp_rt.node == 0)
+    if (v && !is_word(v, "false") && omp_rt.node == 0)
         display(v);
 }

@@ -5,9 +5,10 @@
  * Who gets shared memory: calls made from the program's own code (the
  * caller's return address lies in the executable) once the runtime has
  * started.  Everything else -- the C library's internal allocations
- * (strdup, fopen, printf buffers), UCX, the runtime itself, allocations
- * before start-up -- comes from the C library's private heap.  A string
- * from strdup is therefore private to the node that made it.
+ * (fopen, printf buffers), UCX, the runtime itself, allocations before
+ * start-up -- comes from the C library's private heap.  C library
+ * functions that return memory to the program (strdup, getline ...) are
+ * interposed in libc_alloc.c, so that their results are shared too.
  *
  * The shared heap is the upper half of the shared region, cut into one arena
  * per node, each homed at its node, so a node's allocations are local to
@@ -39,6 +40,8 @@
 #include <link.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -46,6 +49,7 @@
 
 #define SLAB (64UL << 10)
 #define SMALL_MAX 2048
+#define USER_SPACE (1ULL << 47)
 #define OP_HEAP_FREE 26
 
 static const uint32_t class_size[] = { 16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048 };
@@ -143,6 +147,11 @@ static bool from_program(const void *ret)
     return heap.on && (uintptr_t)ret - heap.text_lo < heap.text_hi - heap.text_lo;
 }
 
+bool omp_heap_for_program(const void *caller)
+{
+    return from_program(caller);
+}
+
 static bool in_heap(const void *p)
 {
     return (uintptr_t)p - heap.base < heap.end - heap.base;
@@ -229,14 +238,24 @@ static size_t page_index(uintptr_t p)
     return (p - heap.lo) >> dsm.page_shift;
 }
 
-static void *alloc_large(size_t size)
+/* A run of whole pages starting at a multiple of align (a power of two):
+ * for an alignment above the page, take align - page bytes more and give
+ * back the pages before and after the aligned run. */
+static void *alloc_large(size_t size, size_t align)
 {
     size_t pages = (size + dsm.page_size - 1) >> dsm.page_shift;
-    uintptr_t at = take_pages(pages);
+    size_t slack = align > dsm.page_size ? (align >> dsm.page_shift) - 1 : 0;
+    uintptr_t at = take_pages(pages + slack);
     if (!at)
         return NULL;
-    heap.run_pages[page_index(at)] = (uint32_t)pages;
-    return (void *)at;
+    uintptr_t start = slack ? (at + align - 1) & ~(uintptr_t)(align - 1) : at;
+    size_t head = (start - at) >> dsm.page_shift;
+    if (head)
+        give_pages(at, head);
+    if (slack > head)
+        give_pages(start + (pages << dsm.page_shift), slack - head);
+    heap.run_pages[page_index(start)] = (uint32_t)pages;
+    return (void *)start;
 }
 
 /* ---- small blocks ------------------------------------------------------------- */
@@ -288,15 +307,36 @@ static void free_local(uintptr_t p)
     pthread_mutex_unlock(&heap.mu);
 }
 
+/* A request that this node's arena could not hold even empty is refused
+ * as the C library refuses one that no memory could back: NULL, ENOMEM
+ * (sizes near SIZE_MAX would otherwise wrap in the page arithmetic).  The
+ * first such request that a machine could have satisfied (within x86-64's
+ * 128 TiB user address space) is reported once, since the cure is a larger
+ * region.  Running out of an arena that
+ * could hold the block stays a fatal error (exhausted()). */
+static bool refused(size_t size, size_t align)
+{
+    size_t pad = align > dsm.page_size ? align : 0;
+    if (size <= heap.arena_size && pad <= heap.arena_size - size)
+        return false;
+    static _Atomic bool told;
+    if (size < USER_SPACE && pad < USER_SPACE - size && !atomic_exchange(&told, true))
+        dsm_warn("an allocation of %zu bytes (aligned to %zu) is larger than this node's shared heap (%zu bytes): "
+                 "it returns NULL (raise OMPDSM_REGION_SIZE to allow it)", size, align, heap.arena_size);
+    errno = ENOMEM;
+    return true;
+}
+
+/* align: a power of two. */
 static void *shared_alloc(size_t size, size_t align)
 {
     if (size == 0)
         size = 1;
+    if (refused(size, align))
+        return NULL;
     int c = align <= 16 ? class_of(size) : -1;
     pthread_mutex_lock(&heap.mu);
-    void *p = c >= 0 ? alloc_small(c) : alloc_large(size + (align > dsm.page_size ? align : 0));
-    if (p && align > dsm.page_size && ((uintptr_t)p & (align - 1)))
-        dsm_fatal("alignments above %zu bytes are not supported in the shared heap", dsm.page_size);
+    void *p = c >= 0 ? alloc_small(c) : alloc_large(size, align);
     pthread_mutex_unlock(&heap.mu);
     if (!p)
         exhausted(size);
@@ -392,7 +432,8 @@ API void *omp_rt_calloc(size_t n, size_t size, const void *caller)
         return NULL;
     }
     void *p = shared_alloc(bytes, 16);
-    memset(p, 0, bytes);
+    if (p)
+        memset(p, 0, bytes);
     return p;
 }
 
@@ -406,13 +447,15 @@ static size_t usable(const void *p)
     return n;
 }
 
+/* A block of the shared heap stays in it whoever grows it: the C library
+ * growing the program's getline buffer must not move it to private memory.
+ * On failure (NULL, ENOMEM) the old block is left as it was. */
 API void *omp_rt_realloc(void *p, size_t size, const void *caller)
 {
-    bool shared = from_program(caller);
-    if (!p)
-        return shared ? shared_alloc(size, 16) : private_realloc(NULL, size);
-    if (!in_heap(p) && !shared)
+    if (!in_heap(p) && !from_program(caller))
         return private_realloc(p, size);
+    if (!p)
+        return shared_alloc(size, 16);
     if (size == 0) {
         omp_rt_free(p);
         return NULL;
@@ -420,7 +463,7 @@ API void *omp_rt_realloc(void *p, size_t size, const void *caller)
     size_t old = in_heap(p) ? usable(p) : private_usable_size(p);
     if (in_heap(p) && old >= size)
         return p;
-    void *q = shared ? shared_alloc(size, 16) : private_malloc(size);
+    void *q = shared_alloc(size, 16);
     if (!q)
         return NULL;
     /* A block of another node's arena: its size is not known here, so copy
@@ -430,11 +473,31 @@ API void *omp_rt_realloc(void *p, size_t size, const void *caller)
     return q;
 }
 
+API void *omp_rt_reallocarray(void *p, size_t n, size_t size, const void *caller)
+{
+    size_t bytes;
+    if (__builtin_mul_overflow(n, size, &bytes)) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return omp_rt_realloc(p, bytes, caller);
+}
+
+/* memalign, aligned_alloc and valloc follow the C library's (glibc 2.36)
+ * rules: an alignment above SIZE_MAX / 2 + 1 is EINVAL, any other is
+ * rounded up to a power of two, at least malloc's 16. */
 API void *omp_rt_memalign(size_t align, size_t size, const void *caller)
 {
     if (!from_program(caller))
         return private_memalign(align, size);
-    return shared_alloc(size, align);
+    if (align > SIZE_MAX / 2 + 1) {
+        errno = EINVAL;
+        return NULL;
+    }
+    size_t a = 16;
+    while (a < align)
+        a <<= 1;
+    return shared_alloc(size, a);
 }
 
 API int omp_rt_posix_memalign(void **out, size_t align, size_t size, const void *caller)
@@ -446,6 +509,22 @@ API int omp_rt_posix_memalign(void **out, size_t align, size_t size, const void 
         return ENOMEM;
     *out = p;
     return 0;
+}
+
+/* valloc: page-aligned; pvalloc: also a whole number of pages. */
+API void *omp_rt_valloc(size_t size, const void *caller)
+{
+    return omp_rt_memalign((size_t)sysconf(_SC_PAGESIZE), size, caller);
+}
+
+API void *omp_rt_pvalloc(size_t size, const void *caller)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), rounded;
+    if (__builtin_add_overflow(size, page - 1, &rounded)) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return omp_rt_memalign(page, rounded & ~(page - 1), caller);
 }
 
 API size_t omp_rt_usable_size(void *p)
@@ -499,9 +578,19 @@ API void *memalign(size_t align, size_t size)
     return omp_rt_memalign(align, size, __builtin_return_address(0));
 }
 
+API void *reallocarray(void *p, size_t n, size_t size)
+{
+    return omp_rt_reallocarray(p, n, size, __builtin_return_address(0));
+}
+
 API void *valloc(size_t size)
 {
-    return omp_rt_memalign((size_t)sysconf(_SC_PAGESIZE), size, __builtin_return_address(0));
+    return omp_rt_valloc(size, __builtin_return_address(0));
+}
+
+API void *pvalloc(size_t size)
+{
+    return omp_rt_pvalloc(size, __builtin_return_address(0));
 }
 
 API size_t malloc_usable_size(void *p)

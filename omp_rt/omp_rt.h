@@ -15,9 +15,12 @@
 #ifndef OMP_RT_H
 #define OMP_RT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
 
 enum omp_sched {
     OMP_SCHED_STATIC = 1,
@@ -64,14 +67,32 @@ const char *omp_sched_name(enum omp_sched kind);
 
 /* heap.c: the malloc family of the program, called with the caller's
  * address (the program's calls get shared memory).  Exported: in
- * AddressSanitizer builds the program's wrappers (wrap_main.c) call them. */
+ * AddressSanitizer builds the program's wrappers (wrap_main.c,
+ * wrap_alloc.c) call them.  Each returns NULL (or an error) exactly where
+ * the C library's does. */
 void *omp_rt_malloc(size_t size, const void *caller);
 void omp_rt_free(void *p);
 void *omp_rt_calloc(size_t n, size_t size, const void *caller);
 void *omp_rt_realloc(void *p, size_t size, const void *caller);
+void *omp_rt_reallocarray(void *p, size_t n, size_t size, const void *caller);
 void *omp_rt_memalign(size_t align, size_t size, const void *caller);
+void *omp_rt_valloc(size_t size, const void *caller);
+void *omp_rt_pvalloc(size_t size, const void *caller);
 int omp_rt_posix_memalign(void **out, size_t align, size_t size, const void *caller);
 size_t omp_rt_usable_size(void *p);
+/* Whether a call from caller (a return address) is the program's: its
+ * allocations are shared. */
+bool omp_heap_for_program(const void *caller);
+
+/* libc_alloc.c: C library functions that allocate for the program, called
+ * with the caller's address (exported, as the malloc family). */
+char *omp_rt_strdup(const char *s, const void *caller);
+char *omp_rt_strndup(const char *s, size_t max, const void *caller);
+int omp_rt_vasprintf(char **out, const char *fmt, va_list ap, const void *caller);
+ssize_t omp_rt_getdelim(char **line, size_t *size, int delim, FILE *f, const void *caller);
+char *omp_rt_realpath(const char *path, char *resolved, const void *caller);
+char *omp_rt_getcwd(char *buf, size_t size, const void *caller);
+char *omp_rt_get_current_dir_name(const void *caller);
 
 /* parallel.c */
 void omp_rt_register(void);          /* message handlers, before any region */

@@ -8,6 +8,11 @@
 #     words, matched on a single line);
 #   - it ends within 30 seconds (timeout 30; a timeout is a failure);
 #   - no node process of the program is left once ompdsm-run has returned.
+# The OMP_* values are judged by libgomp: the case runs omp_small built
+# with gcc -fopenmp first, and where libgomp says "Invalid value for
+# environment variable X", ompdsm must stop as above; where libgomp takes
+# the value, the ompdsm job must succeed.  A few limits must also let a
+# healthy job run (the lowest OMPDSM_NODE_TIMEOUT).
 #
 #   tests/errors/run-error-tests.sh BUILD_DIR
 #
@@ -68,6 +73,8 @@ build() {
 for p in omp_small malloc_exhaust target teams doacross; do
     build $p "$DSMCC" -O2 "$SRC/$p.c" -o "$OUT/$p"
 done
+# The libgomp build of omp_small: the judge of OMP_* values.
+build omp_small.gomp "$CC" -fopenmp -O2 "$SRC/omp_small.c" -o "$OUT/omp_small.gomp"
 # Another build of omp_small (other code, so another build id).
 build omp_small_O0 "$DSMCC" -O0 "$SRC/omp_small.c" -o "$OUT/omp_small_O0"
 # shellcheck disable=SC2086
@@ -134,6 +141,26 @@ check() {
     fi
 }
 
+# check_ok WHAT PROGRAM COMMAND...: the command must exit 0 within the
+# limit and leave no node process of PROGRAM.
+check_ok() {
+    what=$1 prog=$2
+    shift 2
+    timeout $LIMIT "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    rc=$?
+    pids=$(left_pids "$prog")
+    # shellcheck disable=SC2086
+    [ -z "$pids" ] || kill -KILL $pids 2>/dev/null
+    if [ $rc -eq 0 ] && [ -z "$pids" ]; then
+        echo "PASS errors: $what"
+    else
+        echo "FAIL errors: $what"
+        echo "    exit status $rc${pids:+; node processes left: $pids}; command: $*; stderr:"
+        indent <"$tmp/err"
+        failed=1
+    fi
+}
+
 P=$tmp/omp_small
 
 # ---- bad environment values, OpenMP program at -np 2 ---------------------------
@@ -177,9 +204,54 @@ bad_env OMP_WAIT_POLICY=spin           "OMP_WAIT_POLICY.*spin"
 bad_env OMP_PROC_BIND=7                "OMP_PROC_BIND.*'7'"
 bad_env OMP_STACKSIZE=big              "OMP_STACKSIZE.*big"
 bad_env OMP_CANCELLATION=true          "unsupported.*OMP_CANCELLATION"
+bad_env OMPDSM_NODE_TIMEOUT=0.001      "OMPDSM_NODE_TIMEOUT='0.001'.*minimum"
+check_ok "OMPDSM_NODE_TIMEOUT=1 (the minimum) lets a healthy job finish" "$P" \
+    env OMPDSM_NODE_TIMEOUT=1 "$RUN" -np 2 "$P"
+bad_env UCX_TLS=                       "UCX_TLS=''.*no transport"
+bad_env UCX_TLS=,                      "UCX_TLS=','.*no transport"
 # UCX's own: segments of 64 KiB or more break its shared-memory transports
 bad_env UCX_POSIX_SEG_SIZE=64k         "UCX_POSIX_SEG_SIZE=64k.*64 KiB"
 bad_env UCX_SYSV_SEG_SIZE=131072       "UCX_SYSV_SEG_SIZE=131072.*64 KiB"
+
+# ---- OMP_* values: refused exactly where libgomp finds them invalid ----------
+
+# omp_env VAR=VALUE: libgomp decides whether the value is valid (it warns
+# "Invalid value for environment variable VAR" and ignores it); ompdsm must
+# then stop naming the variable and the value, else run the job.
+omp_env() {
+    var=${1%%=*}
+    if [ ! -e "$tmp/omp_small.gomp" ]; then
+        echo "FAIL errors: $1 against libgomp"
+        echo "    not run: the libgomp build of omp_small was not built"
+        failed=1
+    elif env "$1" "$tmp/omp_small.gomp" 2>&1 >/dev/null | grep -q "Invalid value.*environment variable $var\$"; then
+        check "$1 (invalid for libgomp) is refused" "$P" "$var='" env "$1" "$RUN" -np 2 "$P"
+    else
+        check_ok "$1 (valid for libgomp) is accepted" "$P" env "$1" "$RUN" -np 2 "$P"
+    fi
+}
+
+for v in OMP_PROC_BIND=garbage OMP_PROC_BIND=true,close OMP_PROC_BIND=master,garbage OMP_PROC_BIND=close, \
+    "OMP_PROC_BIND= spread , close " OMP_PROC_BIND=primary OMP_PROC_BIND=FALSE \
+    OMP_PLACES=everywhere "OMP_PLACES={0" "OMP_PLACES=threads()" "OMP_PLACES={}" "OMP_PLACES={0},,{1}" \
+    "OMP_PLACES=cores(2)" "OMP_PLACES= threads ( 2 ) " "OMP_PLACES={0}" OMP_PLACES=sockets \
+    OMP_STACKSIZE=0x10 OMP_STACKSIZE=8MB OMP_STACKSIZE=8Ki OMP_STACKSIZE=-1 OMP_STACKSIZE=99999999999G \
+    "OMP_STACKSIZE= 8 M " OMP_STACKSIZE=512 OMP_STACKSIZE=64k \
+    OMP_WAIT_POLICY=spin "OMP_WAIT_POLICY= passive " OMP_WAIT_POLICY=Active \
+    OMP_DYNAMIC=1 OMP_DYNAMIC=yes "OMP_DYNAMIC= true " OMP_NESTED=on OMP_NESTED=FALSE \
+    OMP_DISPLAY_ENV=1 "OMP_DISPLAY_ENV= verbose " OMP_CANCELLATION=0 OMP_CANCELLATION=false \
+    OMP_DEFAULT_DEVICE=-1 OMP_DEFAULT_DEVICE=99999999999 OMP_DEFAULT_DEVICE=0 \
+    OMP_MAX_TASK_PRIORITY=-1 OMP_MAX_TASK_PRIORITY=high OMP_MAX_TASK_PRIORITY=5 \
+    OMP_NUM_TEAMS=0 OMP_NUM_TEAMS=2 OMP_TEAMS_THREAD_LIMIT=0 OMP_TEAMS_THREAD_LIMIT=4 \
+    OMP_ALLOCATOR=big OMP_ALLOCATOR=3 OMP_ALLOCATOR=omp_high_bw_mem_alloc \
+    OMP_TARGET_OFFLOAD=sometimes "OMP_TARGET_OFFLOAD=DISABLED " OMP_TARGET_OFFLOAD=mandatory \
+    OMP_DISPLAY_AFFINITY=maybe OMP_DISPLAY_AFFINITY=false OMP_AFFINITY_FORMAT=anything \
+    OMP_MAX_ACTIVE_LEVELS=x OMP_MAX_ACTIVE_LEVELS=300 OMP_MAX_ACTIVE_LEVELS=99999999999 \
+    OMP_THREAD_LIMIT=0 OMP_THREAD_LIMIT=-1 "OMP_THREAD_LIMIT= 4 " OMP_THREAD_LIMIT=99999999999 \
+    OMP_SCHEDULE=static,0 OMP_SCHEDULE=dynamic,0 OMP_SCHEDULE=auto,3 "OMP_SCHEDULE=static , 4" \
+    OMP_SCHEDULE=guided,x; do
+    omp_env "$v"
+done
 
 # ---- bad launcher arguments ------------------------------------------------------
 
