@@ -170,11 +170,18 @@ static bool same_subnet(const struct if_addr *local, const struct if_addr *peer)
     return bits == 0 || ((local->addr[bytes] ^ peer->addr[bytes]) & mask) == 0;
 }
 
+/* The token after the one at p in a comma-separated list ("" at the end). */
+static const char *next_token(const char *p)
+{
+    p += strcspn(p, ",");
+    return *p ? p + 1 : p;
+}
+
 /* Appends name to a comma-separated list unless it is there already. */
 static void list_add(char list[LIST_LEN], const char *name)
 {
     size_t nlen = strlen(name);
-    for (const char *p = list; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != '\0')) {
+    for (const char *p = list; *p; p = next_token(p)) {
         if (strcspn(p, ",") == nlen && !strncmp(p, name, nlen))
             return;
     }
@@ -292,7 +299,7 @@ static bool token_is(const char *tok, size_t len, const char *name)
 /* Does the comma-separated list name the transport? */
 static bool list_names(const char *list, const char *name)
 {
-    for (const char *p = list; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != '\0')) {
+    for (const char *p = list; *p; p = next_token(p)) {
         if (token_is(p, strcspn(p, ","), name))
             return true;
     }
@@ -318,7 +325,7 @@ static void add_shared_memory(char out[LIST_LEN], bool with_cma)
 static void rewrite_list(const char *user, char out[LIST_LEN])
 {
     out[0] = '\0';
-    for (const char *p = user; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != '\0')) {
+    for (const char *p = user; *p; p = next_token(p)) {
         size_t len = strcspn(p, ",");
         char tok[LIST_LEN];
         snprintf(tok, sizeof tok, "%.*s", (int)(len < sizeof tok ? len : sizeof tok - 1), p);
