@@ -10,7 +10,8 @@
 #     use, with UCX_TLS unset and with UCX_TLS=self,sm alike;
 #   - listeners: no TCP or UDP socket of the job's processes listens on
 #     anything but a loopback address: with UCX_TLS unset (UCX would open tcp
-#     on every interface), and with UCX_TLS=self,tcp without UCX_NET_DEVICES;
+#     on every interface), with UCX_TLS=self,tcp without UCX_NET_DEVICES, and
+#     with UCX_TLS=all (modes checked too);
 #   - the same under mpirun (PMIx bootstrap, nodes on one host), UCX_TLS
 #     unset;
 #   - UCX_TLS naming sysv stops the job with a message naming sysv.
@@ -185,6 +186,7 @@ local_case shm_modes.default "sysv files"
 local_case shm_modes.self_sm "sysv files" UCX_TLS=self,sm
 local_case listeners.default "listen"
 local_case listeners.self_tcp "listen" UCX_TLS=self,tcp
+local_case all_tls "sysv files listen" UCX_TLS=all
 if command -v mpirun >/dev/null; then
     mpirun_case mpirun.default "sysv files listen"
 else
