@@ -93,7 +93,7 @@ files_report() {
 # listen_report: the listening TCP and bound UDP sockets of the job's
 # processes; those on other than a loopback address are marked BAD.
 listen_report() {
-    ss -Htulnp | while read -r proto state rq sq local peer users; do
+    ss -Htulnp | while read -r proto _ _ _ local _ users; do
         for p in $(echo "$users" | grep -o 'pid=[0-9]*' | cut -d= -f2); do
             in_job "$p" || continue
             case ${local%:*} in
