@@ -19,6 +19,7 @@
 #include "boot.h"
 #include "config.h"
 #include "log.h"
+#include "net_policy.h"
 
 #include <errno.h>
 #include <linux/futex.h>
@@ -551,6 +552,7 @@ static void create_worker(void)
     check_ucx_seg_sizes();
     ucp_config_t *config;
     check(ucp_config_read(NULL, NULL, &config), "ucp_config_read");
+    net_policy_apply(config, net.rank, net.size);
     ucp_params_t params = {
         .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED,
         .features = UCP_FEATURE_AM | UCP_FEATURE_WAKEUP | UCP_FEATURE_RMA | UCP_FEATURE_AMO64,

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *collision(uintptr_t base, size_t size, char *buf, size_t len)
@@ -67,6 +68,12 @@ static int new_memfd(const char *name, size_t size)
     int fd = memfd_create(name, MFD_CLOEXEC);
     if (fd < 0)
         dsm_fatal("memfd_create: %s", strerror(errno));
+    /* A memfd is created mode 0777.  Other users cannot reach it today (its
+     * /proc/PID/fd link needs ptrace rights over this process), but the
+     * job's pages are the job's own: say so in the mode as well, in case a
+     * descriptor ever leaks or is passed on. */
+    if (fchmod(fd, 0600))
+        dsm_fatal("cannot make the shared segment private (fchmod 0600): %s", strerror(errno));
     if (ftruncate(fd, (off_t)size))
         dsm_fatal("cannot size the %zu-byte shared segment: %s", size, strerror(errno));
     return fd;

@@ -163,6 +163,9 @@ suite profiler profiler/run-profiler-tests.sh
 suite soak soak/run-soak-tests.sh
 # under mpirun: the PMIx bootstrap (uses the OpenMP programs built above)
 suite mpirun mpirun/run-mpirun-tests.sh
+# a running job's shared memory is its owner's alone, and it listens on
+# loopback only (ompdsm-run and mpirun on one host)
+suite security security/run-security-tests.sh
 # on "hosts": each node in its own network namespace, UCX tcp over veths
 # (needs root; uses the OpenMP programs built above)
 suite netns netns/run-netns-tests.sh

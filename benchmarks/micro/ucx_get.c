@@ -14,6 +14,7 @@
  * it is done with an active message.  Node 1 polls its own worker.
  */
 #include "boot.h"
+#include "net_policy.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -61,10 +62,13 @@ static double now_us(void)
     return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec * 1e-3;
 }
 
-static void setup(void)
+/* The same transports and devices as the DSM's (net_policy.c), so that
+ * the baseline measures what the DSM runs on. */
+static void setup(int rank, int size)
 {
     ucp_config_t *cfg;
     check(ucp_config_read(NULL, NULL, &cfg), "config");
+    net_policy_apply(cfg, rank, size);
     ucp_params_t p = { .field_mask = UCP_PARAM_FIELD_FEATURES,
                        .features = UCP_FEATURE_RMA | UCP_FEATURE_AM | UCP_FEATURE_WAKEUP };
     check(ucp_init(&p, cfg, &ctx), "init");
@@ -95,7 +99,7 @@ int main(void)
         fprintf(stderr, "ucx_get: run me with ompdsm-run -np 2\n");
         return 2;
     }
-    setup();
+    setup(rank, size);
     ucp_address_t *addr;
     size_t alen;
     check(ucp_worker_get_address(worker, &addr, &alen), "address");

@@ -5,6 +5,9 @@
 #   - an OpenMP program prints the same on 2 and 4 nodes in namespaces as
 #     on one host (ompdsm-run with UCX tcp on the loopback interface, same
 #     node count) and as libgomp with OMP_NUM_THREADS=N;
+#   - with UCX_TLS=tcp and UCX_NET_DEVICES unset, a job listens only on the
+#     interface that reaches the other nodes (eth0): not on loopback nor on
+#     side0, an interface of every namespace on a network of its own;
 #   - the job's traffic really went through the namespaces: during the job
 #     the veth of every node carried at least 2 KiB each way (the smallest
 #     job here moves about 4 KiB; without the namespaces the nodes talk
@@ -48,11 +51,13 @@ MAXN=4
 NS=ompdsm-t-
 NET=10.213.49
 MIN_BYTES=2048
+SIDE=10.213 SIDE_BASE=50     # each namespace's side0 (a veth pair of its own): a network no other node is on
 mkdir -p "$OUT" || exit 2
 failed=0
 
 # The environment this script is run in must not change the cases.
 clean_env
+unset UCX_TLS UCX_NET_DEVICES
 
 pass() { echo "PASS netns/$1"; }
 fail() {    # fail CASE REASON [FILE]: FILE's first lines as the excerpt
@@ -95,7 +100,11 @@ netns_up() {
             ip link set "${NS}v$i" master "${NS}br" up &&
             ip -n "$NS$i" addr add "$NET.$((i + 1))/24" dev eth0 &&
             ip -n "$NS$i" link set eth0 up &&
-            ip -n "$NS$i" link set lo up || return 1
+            ip -n "$NS$i" link set lo up &&
+            ip -n "$NS$i" link add side0 type veth peer name side1 &&
+            ip -n "$NS$i" addr add "$SIDE.$((SIDE_BASE + i)).1/24" dev side0 &&
+            ip -n "$NS$i" link set side1 up &&
+            ip -n "$NS$i" link set side0 up || return 1
         i=$((i + 1))
     done
 }
@@ -203,5 +212,53 @@ for np in $NODES; do
             pass "$c"
         fi
     done
+done
+
+# listen_report NP: every listening socket in the namespaces of the first NP
+# nodes; those on other than eth0's network or loopback are marked BAD.
+listen_report() {
+    i=0
+    while [ $i -lt "$1" ]; do
+        ip netns exec "$NS$i" ss -Htlnp | awk -v ns="$NS$i" -v net="$NET." '{
+            a = $4; sub(/:[0-9]+$/, "", a)
+            ok = index(a, net) == 1 || a ~ /^127\./ || a == "[::1]"
+            printf "%s: %s %s%s\n", ns, $4, $6, ok ? "" : " BAD"
+        }'
+        i=$((i + 1))
+    done
+}
+
+# Default devices across "hosts": nodes listen where the other nodes are.
+# (UCX_TLS is named: left unset, UCX 1.13 also uses shared memory between
+# the namespaces, which share a kernel, and such jobs can hang.)
+src=$SRC/security/sleep_region.c prog=$OUT/sleep_region
+for np in $NODES; do
+    c="listeners.tcp np=$np"
+    base=$OUT/listeners.np$np
+    if ! "$DSMCC" -O2 "$src" -o "$prog" >"$base.build.log" 2>&1; then
+        fail "$c" "cannot build $src" "$base.build.log"
+        continue
+    fi
+    rm -f "$base.out"
+    UCX_TLS=tcp "$RUN" --timeout "$TIMEOUT" -np "$np" --bind "$NET.254" \
+        --exec-prefix "ip netns exec $NS%r" "$prog" 4 >"$base.out" 2>"$base.err" &
+    job=$!
+    i=0
+    until grep -q '^ready' "$base.out" 2>/dev/null || [ $i -ge 300 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    listen_report "$np" >"$base.report"
+    wait $job
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        fail "$c" "job exited with status $rc; stderr:" "$base.err"
+    elif grep -q BAD "$base.report"; then
+        fail "$c" "listening off the nodes' network (side0 is $SIDE.$SIDE_BASE+i.1):" "$base.report"
+    elif [ "$(grep -c " $NET\." "$base.report")" -lt "$np" ]; then
+        fail "$c" "not every node listens on eth0; listeners:" "$base.report"
+    else
+        pass "$c"
+    fi
 done
 exit $failed
