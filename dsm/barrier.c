@@ -123,6 +123,29 @@ static void on_arrive(int src, void *body, size_t len)
     pthread_mutex_unlock(&s->mu);
 }
 
+/* Pages a node wrote after it arrived (it ran tasks while it waited): they
+ * join the notices of the barrier it waits in, which cannot have been
+ * released yet (see dsm_barrier_update). */
+static void on_update(int src, void *body, size_t len)
+{
+    struct notice_hdr *h = body;
+    if (len != sizeof *h + h->count * sizeof(uint64_t))
+        dsm_fatal("malformed barrier update from node %d", src);
+    const uint64_t *pages = (const uint64_t *)(h + 1);
+    struct slot *s = &slots[h->epoch & 1];
+    pthread_mutex_lock(&s->mu);
+    if (s->n + h->count > s->cap) {
+        s->cap = s->n + h->count + 1024;
+        s->notes = realloc(s->notes, s->cap * sizeof *s->notes);
+        if (!s->notes)
+            dsm_fatal("out of memory for barrier notices");
+    }
+    for (uint64_t i = 0; i < h->count; i++)
+        s->notes[s->n++] = (struct bar_notice){ .page = pages[i], .writer = src };
+    pthread_mutex_unlock(&s->mu);
+    net_send_done(src, h->cookie);
+}
+
 /* ---- every node: waiting for the release -------------------------------- */
 
 static struct {
@@ -137,6 +160,41 @@ static struct {
     void *(*provide)(size_t *len);
     void (*consume)(const void *data, size_t len);
 } extra;
+
+/* What a node may do while it waits for a release (dsm_barrier_idle). */
+static struct {
+    bool (*wanted)(void);
+    bool (*work)(void);
+} idle;
+
+void dsm_barrier_idle(bool (*wanted)(void), bool (*work)(void))
+{
+    idle.wanted = wanted;
+    idle.work = work;
+}
+
+/* Waits for the release, doing the upper layer's work meanwhile.  Every
+ * event that may give work (a message of the upper layer) or end the wait
+ * (the release) is news: between them the node sleeps, and while work is
+ * wanted but none is found, it looks again after 50 us, then longer and
+ * longer up to a millisecond. */
+static void wait_working(void)
+{
+    unsigned us = 50;
+    while (atomic_load(&pending.w.pending)) {
+        uint32_t seen = dsm_news();
+        bool wanted = idle.wanted();
+        if (wanted && idle.work()) {
+            us = 50;
+            continue;
+        }
+        if (!atomic_load(&pending.w.pending))
+            break;
+        dsm_news_wait(seen, wanted ? us : 100000);
+        if (wanted)
+            us = us < 1000 ? 2 * us : 1000;
+    }
+}
 
 void dsm_barrier_extra(void *(*provide)(size_t *len), void (*consume)(const void *data, size_t len))
 {
@@ -161,12 +219,14 @@ static void on_release(int src, void *body, size_t len)
     pending.extra_len = h->extra;
     pending.extra = h->extra ? xmemdup(p + h->payload, h->extra) : NULL;
     net_wait_done(&pending.w);
+    dsm_notice_news();      /* a waiter working on tasks sleeps on news */
 }
 
 void dsm_barrier_register(void)
 {
     net_register(OP_BAR_ARRIVE, on_arrive);
     net_register(OP_BAR_RELEASE, on_release);
+    net_register(OP_BAR_UPDATE, on_update);
 }
 
 static void apply_notices(void)
@@ -196,6 +256,20 @@ static void take_bar_list(struct dsm_plist *out)
     pthread_mutex_unlock(&dsm.lists_mu);
 }
 
+void dsm_barrier_update(void)
+{
+    struct dsm_plist bar = { 0 };
+    take_bar_list(&bar);
+    if (bar.n) {
+        struct net_wait w;
+        net_wait_init(&w, 1);
+        struct notice_hdr h = { .cookie = (uint64_t)(uintptr_t)&w, .epoch = dsm.epoch, .count = bar.n };
+        net_send(0, OP_BAR_UPDATE, &h, sizeof h, bar.pages, bar.n * sizeof *bar.pages);
+        net_wait(&w);
+    }
+    dsm_plist_free(&bar);
+}
+
 static void *barrier(const void *payload, size_t plen, size_t *out_len)
 {
     uint64_t t0 = dsm_now_ns();
@@ -216,7 +290,10 @@ static void *barrier(const void *payload, size_t plen, size_t *out_len)
     net_send(0, OP_BAR_ARRIVE, &h, sizeof h, body.p, body.n);
     dsm_buf_free(&body);
     dsm_plist_free(&bar);
-    net_wait(&pending.w);
+    if (idle.work)
+        wait_working();
+    else
+        net_wait(&pending.w);
     apply_notices();
     dsm_drop_suspects();
     if (pending.extra_len && extra.consume)

@@ -187,6 +187,13 @@ void *dsm_barrier_gather(const void *payload, size_t len, size_t *out_len);
  * every node's data concatenated, the same on every node. */
 void dsm_barrier_extra(void *(*provide)(size_t *len), void (*consume)(const void *data, size_t len));
 void dsm_barrier_register(void);
+/* While a node waits for a barrier's release and wanted() says so, it
+ * calls work() again and again (true: it did something; false: nothing to
+ * do now, it sleeps until news).  Work that writes shared pages must then
+ * call dsm_barrier_update() before anything it did lets another node
+ * arrive: the pages join the barrier's notices. */
+void dsm_barrier_idle(bool (*wanted)(void), bool (*work)(void));
+void dsm_barrier_update(void);
 
 /* lock.c */
 void dsm_lock_acquire(uint64_t id);
@@ -232,8 +239,13 @@ void dsm_notice_push(const uint64_t *pages, size_t n, bool wait);
 void dsm_notice_apply(void);
 void dsm_notice_prune(void);
 void dsm_notice_register(void);
-/* Something another node did changed this node's memory or inbox. */
+/* News: something another node did changed this node's memory or inbox,
+ * or an upper layer has something to tell its waiting threads.  A thread
+ * reads dsm_news() before it checks what it waits for, then sleeps with
+ * dsm_news_wait() until the count moves (true) or timeout_us pass. */
 void dsm_notice_news(void);
+uint32_t dsm_news(void);
+bool dsm_news_wait(uint32_t seen, unsigned timeout_us);
 
 /* Invalidate a list of pages that other nodes wrote (used by barrier and lock). */
 void dsm_invalidate(const uint64_t *pages, const int32_t *writers, size_t n);

@@ -239,6 +239,30 @@ static __thread struct {
 
 enum { SPIN_GAP_NS = 20000, WAIT_MIN_US = 8, WAIT_MAX_US = 512 };
 
+uint32_t dsm_news(void)
+{
+    return atomic_load(&news.gen);
+}
+
+bool dsm_news_wait(uint32_t seen, unsigned timeout_us)
+{
+    /* News usually comes soon after the awaited write: progress the
+     * transport here for a moment (as net_wait does) before sleeping. */
+    uint64_t deadline = dsm_now_ns() + (uint64_t)dsm_cfg.spin_us * 1000u;
+    net_poll_begin();
+    while (atomic_load(&news.gen) == seen && dsm_now_ns() < deadline)
+        net_poll();
+    net_poll_end();
+    if (atomic_load(&news.gen) != seen)
+        return true;
+    struct timespec ts = { .tv_sec = timeout_us / 1000000u, .tv_nsec = (long)(timeout_us % 1000000u) * 1000 };
+    atomic_fetch_add(&news.sleepers, 1);
+    if (atomic_load(&news.gen) == seen)
+        syscall(SYS_futex, &news.gen, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+    atomic_fetch_sub(&news.sleepers, 1);
+    return atomic_load(&news.gen) != seen;
+}
+
 /* A thread that flushes again and again with nothing to publish and nothing
  * new (a loop waiting for a flag) would otherwise keep its CPU, which the
  * node it waits for may need.  It sleeps until news arrives instead, at
@@ -249,23 +273,7 @@ static bool wait_for_news(uint32_t seen)
 {
     if (!spin.wait_us)
         spin.wait_us = WAIT_MIN_US;
-    /* News usually comes soon after the flag's writer is done: progress
-     * the transport here for a moment (as net_wait does) before sleeping. */
-    uint64_t deadline = dsm_now_ns() + (uint64_t)dsm_cfg.spin_us * 1000u;
-    net_poll_begin();
-    while (atomic_load(&news.gen) == seen && dsm_now_ns() < deadline)
-        net_poll();
-    net_poll_end();
-    if (atomic_load(&news.gen) != seen) {
-        spin.wait_us = WAIT_MIN_US;
-        return true;
-    }
-    struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)spin.wait_us * 1000 };
-    atomic_fetch_add(&news.sleepers, 1);
-    if (atomic_load(&news.gen) == seen)
-        syscall(SYS_futex, &news.gen, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
-    atomic_fetch_sub(&news.sleepers, 1);
-    bool came = atomic_load(&news.gen) != seen;
+    bool came = dsm_news_wait(seen, spin.wait_us);
     spin.wait_us = came ? WAIT_MIN_US : (spin.wait_us < WAIT_MAX_US ? 2 * spin.wait_us : WAIT_MAX_US);
     return came;
 }

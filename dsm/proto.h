@@ -22,6 +22,7 @@ enum dsm_op {
     OP_ATOMIC,         /* atomic_req → home (atomic.c) */
     OP_ATOMIC_REP,     /* atomic_rep → requester */
     OP_NOTICE,         /* notice_hdr + pages written → every other node (notice.c) */
+    OP_BAR_UPDATE,     /* notice_hdr + pages written after arriving → node 0 (net_send_done) */
 };
 
 struct home_req { uint64_t cookie, page; };

@@ -116,6 +116,12 @@ void omp_ws_reset(void);
 /* heap.c: the shared heap (collective; before main runs) */
 void omp_heap_init(void);
 
+/* task.c: the task queue's message handlers (before any region), and the
+ * wait of a task scheduling point that precedes every team barrier: this
+ * node's tasks are all complete when it returns. */
+void omp_task_register(void);
+void omp_task_drain(void);
+
 /* flush.c: stops with a message if the CPU cannot save what a fence keeps live. */
 void omp_rt_flush_check_cpu(void);
 

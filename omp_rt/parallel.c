@@ -60,6 +60,7 @@ void omp_rt_barrier(void)
 {
     if (team.size == 1)
         return;
+    omp_task_drain();
     uint64_t t0 = dsm_now_ns();
     dsm_barrier();
     prof_sync(PROF_BARRIER, t0, dsm_now_ns(), 0);
@@ -69,6 +70,7 @@ void omp_rt_end_barrier(uintptr_t loop)
 {
     if (team.size == 1)
         return;
+    omp_task_drain();
     uint64_t t0 = dsm_now_ns(), in = dsm_stats.pages_migrated_in;
     bool migrated = mig_counted_barrier(loop);
     prof_sync(migrated ? PROF_MIGRATION : PROF_BARRIER, t0, dsm_now_ns(), dsm_stats.pages_migrated_in - in);

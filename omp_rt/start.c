@@ -124,6 +124,7 @@ __attribute__((visibility("default"))) int omp_rt_start(int argc, char **argv, c
     omp_rt_flush_check_cpu();
     omp_heap_init();
     omp_rt_register();
+    omp_task_register();
     void *stack = dsm_alloc_pinned(MAIN_STACK_SIZE);
     if (omp_rt.node != 0) {
         int status = omp_rt_worker_loop();

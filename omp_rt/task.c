@@ -1,10 +1,48 @@
 /*
- * task.c: explicit tasks, run undeferred.
+ * task.c: explicit tasks, deferred and run by the threads of the team, on
+ * any node.
  *
- * OpenMP allows a task to run at once, by the thread that meets it; ompdsm
- * does that for every task and taskloop.  Programs whose correctness needs
- * tasks to run concurrently (a task waiting for a sibling) are outside what
- * ompdsm supports.  taskwait and taskgroup have nothing to wait for.
+ * A task created in a parallel region of several nodes is queued at the
+ * node that created it, with its data copied to the shared heap.  Its
+ * node runs it at the next task scheduling point (taskwait, the end of a
+ * taskgroup, a barrier, the end of the region) unless another node has
+ * taken it first: a node that waits (in a barrier, or for its own tasks
+ * that others run) asks the nodes that have announced tasks for one
+ * (OP_TASK_STEAL) and runs what it gets.
+ *
+ * Where a task can run.  Its data must mean the same on the node that runs
+ * it.  Node 0's thread runs on a stack in shared memory, so the addresses
+ * of its locals are valid everywhere; the other nodes' threads run on
+ * private stacks.  A task whose data holds the address of something on the
+ * creating thread's private stack (a local shared into the task) stays on
+ * its node; every other task may move.  `single` is always executed by
+ * node 0 (single.c), so tasks made in a single region move.  The data is
+ * scanned word by word at creation for such addresses.
+ *
+ * Memory.  A moved task must see what its creator wrote before creating it,
+ * and its creator what it wrote.  A node publishes its queued tasks (a
+ * release whose notices every node has queued, notice.c) only when a node
+ * asked for one and found none published; the thief applies its notices
+ * before it runs the task; when the task is done the thief publishes its
+ * writes the same way before it tells the creator (OP_TASK_DONE), and a
+ * taskwait that ends applies the notices it got.  A node that runs a task
+ * while it waits in a barrier has already sent its arrival: it also hands
+ * the pages the task wrote to the barrier (dsm_barrier_update), which
+ * cannot complete before the task's creator, still busy, arrives.
+ *
+ * Completion.  A task counts as complete when it and the tasks it created
+ * are (a task waits for its children at its end).  This is stronger than
+ * OpenMP asks, and lets a task's parent and taskgroup live at the creating
+ * node only: a node has a count of the tasks it created and that are not
+ * complete, and arrives at a barrier only when it is 0 (the barrier is a
+ * task scheduling point); so the barrier completes with every task done.
+ *
+ * Dependences (depend clauses) are kept by running such a task at once,
+ * after every earlier child of its parent completed: later siblings are
+ * created after it ended.  Correct, not concurrent.  taskyield does
+ * nothing; untied tasks are tied.  if(0), final and included tasks run at
+ * once, as do tasks made while more than TASKS_QUEUED_MAX are queued (as
+ * libgomp throttles).
  */
 #include "gomp_abi.h"
 
@@ -12,26 +50,90 @@
 API int omp_in_final(void);
 #include "omp_rt.h"
 
+#include "../dsm/dsm.h"
 #include "../dsm/log.h"
+#include "../dsm/net.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* GCC's task flags (gomp-constants.h) */
 #define TASK_FLAG_FINAL (1u << 1)
+#define TASK_FLAG_DEPEND (1u << 3)
+#define TASK_FLAG_UP (1u << 8)
+#define TASK_FLAG_GRAINSIZE (1u << 9)
+#define TASK_FLAG_IF (1u << 10)
+#define TASK_FLAG_NOGROUP (1u << 11)
 #define TASK_FLAG_REDUCTION (1u << 12)
 #define TASK_FLAG_DETACH (1u << 13)
 
-/* Copies the task's data as the task would see it (firstprivate copies
- * made by cpyfn, or a plain copy) into a buffer of the right alignment. */
-static void *task_data(void *data, void (*cpyfn)(void *, void *), long size, long align)
+enum { OP_TASK_HINT = 16, OP_TASK_STEAL, OP_TASK_GIVE, OP_TASK_DONE };   /* proto.h ends below 16 */
+enum { TASKS_QUEUED_MAX = 256, WAIT_MAX_US = 1000 };
+
+struct group {
+    _Atomic long count;           /* its tasks not complete */
+    struct group *outer;
+};
+
+/* A running task, or a thread's implicit task. */
+struct ctx {
+    _Atomic long children;        /* its child tasks not complete */
+    struct group *group;          /* the innermost taskgroup it is in */
+};
+
+/* A task at the node that created it. */
+struct task {
+    struct task *next;
+    void (*fn)(void *);
+    void *data;
+    struct ctx *parent;
+    struct group *group;
+    bool movable, published;
+};
+
+struct steal_req { uint64_t cookie; };
+enum { GIVE_UNPUBLISHED = 1, GIVE_BUSY = 2 };
+struct give { uint64_t cookie; void (*fn)(void *); void *data; uint64_t ticket; uint32_t status, pad; };
+struct done { uint64_t ticket; };
+struct hint { uint64_t epoch; };
+
+static struct {
+    pthread_mutex_t mu;
+    struct task *head, *tail;     /* queued, oldest first */
+    size_t queued, unpublished;
+    bool hungry;                  /* a thief found only unpublished tasks */
+    _Atomic long outstanding;     /* created here, not complete */
+    struct task *_Atomic done;    /* completed elsewhere, to free */
+    uint64_t hinted;              /* epoch + 1 of our last hint */
+    uint64_t *hint;               /* per node: epoch + 1 of its last hint */
+    int victim;                   /* where the next steal starts */
+} tq = { .mu = PTHREAD_MUTEX_INITIALIZER };
+
+static struct ctx implicit_ctx;
+static struct ctx *cur = &implicit_ctx;
+static int final_depth;
+/* The private stack of this thread, if it does not run on shared memory. */
+static uintptr_t stack_lo, stack_hi;
+
+int omp_in_final(void)
+{
+    return final_depth > 0;
+}
+
+/* ---- data --------------------------------------------------------------- */
+
+/* The task's data as the task sees it, in the shared heap (the program's
+ * own allocation, made on behalf of the code that created the task). */
+static void *task_data(void *data, void (*cpyfn)(void *, void *), long size, long align, const void *caller)
 {
     if (align < (long)sizeof(void *))
         align = sizeof(void *);
-    void *buf = NULL;
-    if (posix_memalign(&buf, (size_t)align, size > 0 ? (size_t)size : 1))
-        dsm_fatal("out of memory for a task's data");
+    void *buf = omp_rt_memalign((size_t)align, size > 0 ? (size_t)size : 1, caller);
+    if (!buf)
+        dsm_fatal("out of memory for a task's data (%ld bytes)", size);
     if (cpyfn)
         cpyfn(buf, data);
     else if (size > 0)
@@ -39,73 +141,396 @@ static void *task_data(void *data, void (*cpyfn)(void *, void *), long size, lon
     return buf;
 }
 
-/* Depth of final tasks we are inside: their descendants are final too. */
-static int final_depth;
-
-int omp_in_final(void)
+static void find_private_stack(void)
 {
-    return final_depth > 0;
+    int here;
+    if (stack_hi || dsm_page_of((uintptr_t)&here) >= 0)
+        return;
+    pthread_attr_t a;
+    void *lo;
+    size_t size;
+    if (pthread_getattr_np(pthread_self(), &a) || pthread_attr_getstack(&a, &lo, &size))
+        dsm_fatal("cannot find this thread's stack");
+    pthread_attr_destroy(&a);
+    stack_lo = (uintptr_t)lo;
+    stack_hi = stack_lo + size;
+}
+
+/* Whether no word of the data points into this thread's private stack. */
+static bool movable(const void *buf, long size)
+{
+    find_private_stack();
+    if (!stack_hi)
+        return true;
+    const char *p = buf;
+    for (long i = 0; i + (long)sizeof(uintptr_t) <= size; i += (long)sizeof(uintptr_t)) {
+        uintptr_t w;
+        memcpy(&w, p + i, sizeof w);
+        if (w >= stack_lo && w < stack_hi)
+            return false;
+    }
+    return true;
+}
+
+/* ---- running ------------------------------------------------------------ */
+
+static void wait_children(struct ctx *c);
+
+/* Runs fn(data) as a task of its own; returns when it and its children are
+ * complete. */
+static void run_as_task(void (*fn)(void *), void *data, struct group *group, bool final)
+{
+    struct ctx c = { .group = group }, *saved = cur;
+    cur = &c;
+    final_depth += final;
+    fn(data);
+    wait_children(&c);
+    final_depth -= final;
+    cur = saved;
+}
+
+static void complete(struct task *t)
+{
+    atomic_fetch_sub(&t->parent->children, 1);
+    if (t->group)
+        atomic_fetch_sub(&t->group->count, 1);
+    atomic_fetch_sub(&tq.outstanding, 1);
+}
+
+static void free_task(struct task *t)
+{
+    omp_rt_free(t->data);
+    free(t);
+}
+
+/* Frees the tasks others completed for us. */
+static void reap(void)
+{
+    struct task *t = atomic_exchange(&tq.done, NULL);
+    while (t) {
+        struct task *next = t->next;
+        free_task(t);
+        t = next;
+    }
+}
+
+/* Unlinks and returns the oldest queued task that match() accepts. */
+static struct task *take(bool (*match)(const struct task *, const void *), const void *arg)
+{
+    pthread_mutex_lock(&tq.mu);
+    struct task **pp = &tq.head, *prev = NULL, *t;
+    while ((t = *pp) && !match(t, arg)) {
+        prev = t;
+        pp = &t->next;
+    }
+    if (t) {
+        *pp = t->next;
+        if (tq.tail == t)
+            tq.tail = prev;
+        tq.queued--;
+        if (t->movable && !t->published)
+            tq.unpublished--;
+    }
+    pthread_mutex_unlock(&tq.mu);
+    return t;
+}
+
+static bool any(const struct task *t, const void *arg)
+{
+    (void)t;
+    (void)arg;
+    return true;
+}
+
+static bool child_of(const struct task *t, const void *ctx)
+{
+    return t->parent == ctx;
+}
+
+static bool in_group(const struct task *t, const void *group)
+{
+    return t->group == group;
+}
+
+static bool stealable(const struct task *t, const void *arg)
+{
+    (void)arg;
+    return t->movable && t->published;
+}
+
+static void run_local(struct task *t)
+{
+    run_as_task(t->fn, t->data, t->group, false);
+    complete(t);
+    free_task(t);
+}
+
+/* ---- publishing and stealing -------------------------------------------- */
+
+static void send_hints(void)
+{
+    struct hint h = { .epoch = dsm.epoch };
+    for (int n = 0; n < omp_rt.nodes; n++)
+        if (n != omp_rt.node)
+            net_send(n, OP_TASK_HINT, &h, sizeof h, NULL, 0);
+    tq.hinted = dsm.epoch + 1;
+}
+
+/* Makes the queued tasks stealable: every node has queued the notices of
+ * what this node wrote before it created them. */
+static void publish(void)
+{
+    dsm_release_push(true);
+    pthread_mutex_lock(&tq.mu);
+    for (struct task *t = tq.head; t; t = t->next)
+        t->published = t->movable;
+    tq.unpublished = 0;
+    tq.hungry = false;
+    pthread_mutex_unlock(&tq.mu);
+    send_hints();
+}
+
+static void publish_if_asked(void)
+{
+    if (__atomic_load_n(&tq.hungry, __ATOMIC_ACQUIRE))
+        publish();
+}
+
+static void on_hint(int src, void *body, size_t len)
+{
+    (void)len;
+    struct hint *h = body;
+    __atomic_store_n(&tq.hint[src], h->epoch + 1, __ATOMIC_RELEASE);
+    dsm_notice_news();
+}
+
+static void on_steal(int src, void *body, size_t len)
+{
+    (void)len;
+    struct steal_req *r = body;
+    struct give g = { .cookie = r->cookie };
+    struct task *t = take(stealable, NULL);
+    if (t) {
+        g.fn = t->fn;
+        g.data = t->data;
+        g.ticket = (uint64_t)(uintptr_t)t;
+    } else {
+        pthread_mutex_lock(&tq.mu);
+        if (tq.unpublished) {
+            g.status |= GIVE_UNPUBLISHED;
+            __atomic_store_n(&tq.hungry, true, __ATOMIC_RELEASE);
+        }
+        pthread_mutex_unlock(&tq.mu);
+        if (atomic_load(&tq.outstanding))
+            g.status |= GIVE_BUSY;
+        dsm_notice_news();      /* the creator may be waiting: let it publish */
+    }
+    net_send(src, OP_TASK_GIVE, &g, sizeof g, NULL, 0);
+}
+
+struct give_wait {
+    struct net_wait w;
+    struct give g;
+};
+
+static void on_give(int src, void *body, size_t len)
+{
+    (void)src;
+    (void)len;
+    struct give *g = body;
+    struct give_wait *gw = (struct give_wait *)(uintptr_t)g->cookie;
+    gw->g = *g;
+    net_wait_done(&gw->w);
+}
+
+static void on_done(int src, void *body, size_t len)
+{
+    (void)src;
+    (void)len;
+    struct done *d = body;
+    struct task *t = (struct task *)(uintptr_t)d->ticket;
+    complete(t);
+    t->next = atomic_load(&tq.done);
+    while (!atomic_compare_exchange_weak(&tq.done, &t->next, t))
+        ;
+    dsm_notice_news();
+}
+
+/* Runs a task another node created; arrived: this node waits in a barrier. */
+static void run_stolen(const struct give *g, int creator, bool arrived)
+{
+    dsm_notice_apply();
+    dsm_drop_suspects();
+    run_as_task(g->fn, g->data, NULL, false);
+    dsm_release_push(true);
+    if (arrived)
+        dsm_barrier_update();
+    struct done d = { .ticket = g->ticket };
+    net_send(creator, OP_TASK_DONE, &d, sizeof d, NULL, 0);
+}
+
+static bool hinted(int n)
+{
+    return __atomic_load_n(&tq.hint[n], __ATOMIC_ACQUIRE) == dsm.epoch + 1;
+}
+
+/* Asks the nodes that announced tasks in this interval for one, in turn,
+ * and runs the first it gets; false if none had one to give. */
+static bool steal_one(bool arrived)
+{
+    for (int i = 1; i <= omp_rt.nodes; i++) {
+        int v = (tq.victim + i) % omp_rt.nodes;
+        if (v == omp_rt.node || !hinted(v))
+            continue;
+        struct give_wait gw;
+        net_wait_init(&gw.w, 1);
+        struct steal_req r = { .cookie = (uint64_t)(uintptr_t)&gw };
+        net_send(v, OP_TASK_STEAL, &r, sizeof r, NULL, 0);
+        net_wait(&gw.w);
+        if (gw.g.fn) {
+            tq.victim = v;
+            run_stolen(&gw.g, v, arrived);
+            return true;
+        }
+        if (!gw.g.status)
+            __atomic_store_n(&tq.hint[v], 0, __ATOMIC_RELEASE);
+    }
+    return false;
+}
+
+static bool idle_wanted(void)
+{
+    if (omp_rt_team_size() == 1)
+        return false;
+    for (int n = 0; n < omp_rt.nodes; n++)
+        if (n != omp_rt.node && hinted(n))
+            return true;
+    return false;
+}
+
+static bool idle_work(void)
+{
+    return steal_one(true);
+}
+
+void omp_task_register(void)
+{
+    tq.hint = calloc((size_t)omp_rt.nodes, sizeof *tq.hint);
+    if (!tq.hint)
+        dsm_fatal("out of memory for the task queue");
+    net_register(OP_TASK_HINT, on_hint);
+    net_register(OP_TASK_STEAL, on_steal);
+    net_register(OP_TASK_GIVE, on_give);
+    net_register(OP_TASK_DONE, on_done);
+    dsm_barrier_idle(idle_wanted, idle_work);
+}
+
+/* ---- waiting ------------------------------------------------------------ */
+
+/* Until *count is 0: runs queued tasks that match, lets others take ours,
+ * helps others when steal says so; then sees what the tasks wrote. */
+static void wait_for(_Atomic long *count, bool (*match)(const struct task *, const void *), const void *arg,
+                     bool steal)
+{
+    unsigned us = 50;
+    while (atomic_load(count)) {
+        uint32_t seen = dsm_news();
+        reap();
+        publish_if_asked();
+        struct task *t = take(match, arg);
+        if (t) {
+            run_local(t);
+            us = 50;
+            continue;
+        }
+        if (!atomic_load(count))
+            break;
+        if (steal && steal_one(false)) {
+            us = 50;
+            continue;
+        }
+        dsm_news_wait(seen, us);
+        us = us < WAIT_MAX_US ? 2 * us : WAIT_MAX_US;
+    }
+    reap();
+    dsm_notice_apply();
+    dsm_drop_suspects();
+}
+
+static void wait_children(struct ctx *c)
+{
+    if (atomic_load(&c->children))
+        wait_for(&c->children, child_of, c, false);
+}
+
+void omp_task_drain(void)
+{
+    if (atomic_load(&tq.outstanding))
+        wait_for(&tq.outstanding, any, NULL, true);
+    reap();
+}
+
+/* ---- the ABI ------------------------------------------------------------ */
+
+static bool run_now(bool if_clause, unsigned flags)
+{
+    return !if_clause || (flags & TASK_FLAG_FINAL) || final_depth > 0 || !omp_rt.active ||
+           omp_rt_team_size() == 1 || tq.queued >= TASKS_QUEUED_MAX;
+}
+
+/* Queues a task whose data is ready. */
+static void defer(void (*fn)(void *), void *buf, long size)
+{
+    struct task *t = calloc(1, sizeof *t);
+    if (!t)
+        dsm_fatal("out of memory for a task");
+    t->fn = fn;
+    t->data = buf;
+    t->parent = cur;
+    t->group = cur->group;
+    t->movable = movable(buf, size);
+    atomic_fetch_add(&cur->children, 1);
+    if (t->group)
+        atomic_fetch_add(&t->group->count, 1);
+    atomic_fetch_add(&tq.outstanding, 1);
+    pthread_mutex_lock(&tq.mu);
+    if (tq.tail)
+        tq.tail->next = t;
+    else
+        tq.head = t;
+    tq.tail = t;
+    tq.queued++;
+    tq.unpublished += t->movable;
+    pthread_mutex_unlock(&tq.mu);
+    if (t->movable && tq.hinted != dsm.epoch + 1)
+        send_hints();
+    publish_if_asked();
 }
 
 void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                long arg_align, bool if_clause, unsigned flags, void **depend, int priority, void *detach)
 {
-    (void)if_clause;
-    (void)depend;       /* tasks run in creation order: dependences hold */
     (void)priority;
     (void)detach;
     if (flags & TASK_FLAG_DETACH)
         omp_rt_unsupported("task detach");
-    bool final = (flags & TASK_FLAG_FINAL) != 0;
-    final_depth += final;
-    if (!cpyfn) {
-        fn(data);
-    } else {
-        void *buf = task_data(data, cpyfn, arg_size, arg_align);
-        fn(buf);
-        free(buf);
+    reap();
+    publish_if_asked();
+    if (depend || (flags & TASK_FLAG_DEPEND))
+        wait_children(cur);
+    if (run_now(if_clause, flags) || depend || (flags & TASK_FLAG_DEPEND)) {
+        void *buf = cpyfn ? task_data(data, cpyfn, arg_size, arg_align, __builtin_return_address(0)) : data;
+        run_as_task(fn, buf, cur->group, (flags & TASK_FLAG_FINAL) != 0);
+        if (buf != data)
+            omp_rt_free(buf);
+        return;
     }
-    final_depth -= final;
-}
-
-/* A taskloop runs as one task over all its iterations; the task's data
- * begins with the bounds of its iterations (two longs or two unsigned long
- * longs, of the same size). */
-static void run_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
-                         long arg_align, unsigned flags, const void *bounds)
-{
-    if (flags & TASK_FLAG_REDUCTION)
-        omp_rt_unsupported("taskloop reduction");
-    void *buf = task_data(data, cpyfn, arg_size, arg_align);
-    memcpy(buf, bounds, 2 * sizeof(long));
-    fn(buf);
-    free(buf);
-}
-
-void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
-                   long arg_align, unsigned flags, unsigned long num_tasks, int priority, long start,
-                   long end, long step)
-{
-    (void)num_tasks;
-    (void)priority;
-    (void)step;
-    long bounds[2] = { start, end };
-    run_taskloop(fn, data, cpyfn, arg_size, arg_align, flags, bounds);
-}
-
-void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
-                       long arg_align, unsigned flags, unsigned long num_tasks, int priority,
-                       gomp_ull start, gomp_ull end, gomp_ull step)
-{
-    (void)num_tasks;
-    (void)priority;
-    (void)step;
-    gomp_ull bounds[2] = { start, end };
-    run_taskloop(fn, data, cpyfn, arg_size, arg_align, flags, bounds);
+    defer(fn, task_data(data, cpyfn, arg_size, arg_align, __builtin_return_address(0)), arg_size);
 }
 
 void GOMP_taskwait(void)
 {
+    wait_children(cur);
 }
 
 void GOMP_taskyield(void)
@@ -114,11 +539,95 @@ void GOMP_taskyield(void)
 
 void GOMP_taskgroup_start(void)
 {
+    struct group *g = calloc(1, sizeof *g);
+    if (!g)
+        dsm_fatal("out of memory for a taskgroup");
+    g->outer = cur->group;
+    cur->group = g;
 }
 
 void GOMP_taskgroup_end(void)
 {
+    struct group *g = cur->group;
+    if (!g)
+        dsm_fatal("internal: taskgroup end without a start");
+    if (atomic_load(&g->count))
+        wait_for(&g->count, in_group, g, false);
+    cur->group = g->outer;
+    free(g);
 }
+
+/* ---- taskloop ----------------------------------------------------------- */
+
+/* How many tasks a taskloop of n iterations makes (libgomp's rules). */
+static unsigned long taskloop_tasks(unsigned long n, unsigned flags, unsigned long num_tasks)
+{
+    if (n == 0)
+        return 0;
+    if (flags & TASK_FLAG_GRAINSIZE) {
+        unsigned long grain = num_tasks ? num_tasks : 1, k = n / grain;
+        return k ? k : 1;
+    }
+    if (num_tasks == 0)
+        num_tasks = (unsigned long)omp_rt_team_size();
+    return num_tasks < n ? num_tasks : n;
+}
+
+/* One task of a taskloop: its data begins with the bounds of its
+ * iterations, two longs (or two unsigned long longs, of the same size). */
+static void taskloop_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                          long arg_align, unsigned flags, const void *bounds, const void *caller)
+{
+    void *buf = task_data(data, cpyfn, arg_size, arg_align, caller);
+    memcpy(buf, bounds, 2 * sizeof(long));
+    if (!(flags & TASK_FLAG_IF) || run_now(true, flags)) {
+        run_as_task(fn, buf, cur->group, (flags & TASK_FLAG_FINAL) != 0);
+        omp_rt_free(buf);
+    } else {
+        defer(fn, buf, arg_size);
+    }
+}
+
+/* Splits n iterations, from start by step, into tasks; bound() turns an
+ * iteration number into the loop variable's value. */
+#define TASKLOOP(type, start, end, step, up)                                                      \
+    do {                                                                                          \
+        if (flags & TASK_FLAG_REDUCTION)                                                          \
+            omp_rt_unsupported("taskloop reduction");                                              \
+        const void *caller = __builtin_return_address(0);                                         \
+        type n = (up) ? ((end) > (start) ? ((end) - (start) + (step) - 1) / (step) : 0)           \
+                      : ((start) > (end) ? ((start) - (end) - (step) - 1) / -(step) : 0);         \
+        unsigned long tasks = taskloop_tasks((unsigned long)n, flags, num_tasks);                 \
+        if (!(flags & TASK_FLAG_NOGROUP))                                                         \
+            GOMP_taskgroup_start();                                                               \
+        type first = 0;                                                                           \
+        for (unsigned long i = 0; i < tasks; i++) {                                               \
+            type cnt = n / (type)tasks + ((type)i < n % (type)tasks);                             \
+            type b[2] = { (start) + first * (step), (start) + (first + cnt) * (step) };           \
+            taskloop_task(fn, data, cpyfn, arg_size, arg_align, flags, b, caller);                \
+            first += cnt;                                                                         \
+        }                                                                                         \
+        if (!(flags & TASK_FLAG_NOGROUP))                                                         \
+            GOMP_taskgroup_end();                                                                 \
+    } while (0)
+
+void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                   long arg_align, unsigned flags, unsigned long num_tasks, int priority, long start,
+                   long end, long step)
+{
+    (void)priority;
+    TASKLOOP(long, start, end, step, (flags & TASK_FLAG_UP) != 0);
+}
+
+void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                       long arg_align, unsigned flags, unsigned long num_tasks, int priority,
+                       gomp_ull start, gomp_ull end, gomp_ull step)
+{
+    (void)priority;
+    TASKLOOP(gomp_ull, start, end, step, (flags & TASK_FLAG_UP) != 0);
+}
+
+/* ---- memory allocation and error directives ------------------------------ */
 
 void *GOMP_alloc(size_t alignment, size_t size, uintptr_t allocator)
 {
