@@ -187,6 +187,18 @@ void *dsm_barrier_gather(const void *payload, size_t len, size_t *out_len);
  * every node's data concatenated, the same on every node. */
 void dsm_barrier_extra(void *(*provide)(size_t *len), void (*consume)(const void *data, size_t len));
 void dsm_barrier_register(void);
+/* Barriers among nodes 0 .. k-1 only (an OpenMP team smaller than the
+ * job); every node of the group sets it at the same point, k = nodes ends
+ * it.  The other nodes are idle: they wait in dsm_barrier_idle_wait() until
+ * node 0 calls dsm_barrier_wake_idle(), which hands them the write notices
+ * of the group's barriers and the epoch, with `why` and data for the layer
+ * above (the OpenMP layer says what the idle nodes are to do next); it
+ * wakes the nodes outside the current group, so it comes before the group
+ * changes. */
+void dsm_barrier_group(int k);
+int dsm_barrier_group_size(void);
+void dsm_barrier_wake_idle(uint32_t why, const void *data, size_t len);
+uint32_t dsm_barrier_idle_wait(void **data, size_t *len);
 
 /* lock.c */
 void dsm_lock_acquire(uint64_t id);

@@ -2,10 +2,10 @@
  * env.c: the OMP_* environment variables, parsed in one place, with the
  * same syntax as libgomp; a bad value is a fatal error naming the variable.
  *
- * ompdsm runs one OpenMP thread per node: the team of a parallel region is
- * the set of nodes.  OMP_NUM_THREADS therefore cannot add threads; a value
- * other than the number of nodes is reported once and the team keeps one
- * thread per node.  The variables that choose placement or waiting
+ * ompdsm runs one OpenMP thread per node: OMP_NUM_THREADS=k gives teams of
+ * k threads on nodes 0 .. k-1; more threads than nodes cannot be added (a
+ * region that asks for more runs on every node, reported once by
+ * parallel.c).  The variables that choose placement or waiting
  * (OMP_PROC_BIND, OMP_PLACES, OMP_WAIT_POLICY, OMP_STACKSIZE) are checked
  * for syntax and otherwise have no effect: say so, rather than ignore them
  * silently, under OMP_DISPLAY_ENV=verbose.
@@ -222,7 +222,8 @@ static void display(const char *how)
     fprintf(stderr, "  _OPENMP = '201511'\n");
     fprintf(stderr, "  OMP_DYNAMIC = '%s'\n", omp_icv.dynamic ? "TRUE" : "FALSE");
     fprintf(stderr, "  OMP_NESTED = '%s'\n", omp_icv.nested ? "TRUE" : "FALSE");
-    fprintf(stderr, "  OMP_NUM_THREADS = '%d'\n", omp_rt.nodes);
+    fprintf(stderr, "  OMP_NUM_THREADS = '%d'\n", omp_icv.nthreads > 0 && omp_icv.nthreads < omp_rt.nodes
+                                                       ? omp_icv.nthreads : omp_rt.nodes);
     if (omp_icv.sched == OMP_SCHED_PROFILED) {
         fprintf(stderr, "  OMP_SCHEDULE = 'profiled,warmup=%u,alpha=%g,hold=%u,min=%lu'\n", omp_profiled.warmup,
                 omp_profiled.alpha, omp_profiled.hold, (unsigned long)omp_profiled.min);
@@ -259,9 +260,6 @@ void omp_env_load(void)
     const char *v = env("OMP_DISPLAY_ENV");
     if (v && strcasecmp(v, "true") && strcasecmp(v, "false") && strcasecmp(v, "verbose"))
         dsm_fatal("OMP_DISPLAY_ENV='%s' is not TRUE, FALSE or VERBOSE", v);
-    if (omp_icv.nthreads && omp_icv.nthreads != omp_rt.nodes && omp_rt.node == 0)
-        dsm_warn("OMP_NUM_THREADS=%d: ompdsm runs one OpenMP thread per node; the team has %d threads",
-                 omp_icv.nthreads, omp_rt.nodes);
     if (v && strcasecmp(v, "false") && omp_rt.node == 0)
         display(v);
 }

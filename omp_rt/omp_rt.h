@@ -3,7 +3,8 @@
  *
  * One OpenMP thread per node: node 0 runs main() and is the master thread;
  * the other nodes wait in omp_rt_worker_loop() for parallel regions.  The
- * team of a region is every node, thread number = node number.  Nested
+ * team of a region of k threads is nodes 0 .. k-1, thread number = node
+ * number; the other nodes sit the region out (parallel.c).  Nested
  * parallel regions run with a team of one, as libgomp does when nesting is
  * off.
  *
@@ -48,6 +49,7 @@ struct omp_icv {
 struct omp_rt {
     int node, nodes;
     int level;                  /* nesting depth of parallel regions */
+    int team;                   /* threads of the outermost region (level 1); 1 outside */
     bool active;                /* inside a parallel region with > 1 thread */
     uint64_t ws_seq;            /* worksharing constructs met in this region */
     uint64_t region;            /* parallel regions started so far */

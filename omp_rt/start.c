@@ -114,6 +114,7 @@ __attribute__((visibility("default"))) int omp_rt_start(int argc, char **argv, c
     ompdsm_init(&argc, &argv);
     omp_rt.node = ompdsm_node();
     omp_rt.nodes = ompdsm_nodes();
+    omp_rt.team = 1;
     /* The shared heap takes half of the region, main()'s stack comes out of
      * the other half. */
     if (dsm_cfg.region_size < 4 * (size_t)MAIN_STACK_SIZE)
