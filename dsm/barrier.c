@@ -327,6 +327,7 @@ static void take_bar_list(struct dsm_plist *out)
 static void *barrier(const void *payload, size_t plen, size_t *out_len)
 {
     uint64_t t0 = dsm_now_ns();
+    dsm_flush_output();
     struct dsm_plist rel = { 0 }, bar = { 0 };
     dsm_release(&rel);
     dsm_plist_free(&rel);

@@ -307,6 +307,7 @@ bool dsm_lock_try(uint64_t id)
 
 void dsm_lock_release(uint64_t id)
 {
+    dsm_flush_output();
     struct dsm_plist flushed = { 0 }, written = { 0 };
     dsm_release(&flushed);
     dsm_plist_free(&flushed);

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum omp_sched {
     OMP_SCHED_STATIC = 1,
@@ -50,6 +51,7 @@ struct omp_rt {
     int node, nodes;
     int level;                  /* nesting depth of parallel regions */
     int team;                   /* threads of the outermost region (level 1); 1 outside */
+    bool in_team;               /* in a region whose team other nodes run or sit out */
     bool active;                /* inside a parallel region with > 1 thread */
     uint64_t ws_seq;            /* worksharing constructs met in this region */
     uint64_t region;            /* parallel regions started so far */
@@ -96,6 +98,13 @@ void omp_ws_reset(void);
 
 /* heap.c: the shared heap (collective; before main runs) */
 void omp_heap_init(void);
+
+/* exit.c: the end of the job when exit() is called inside a parallel
+ * region (any node): every node writes out its output and leaves with the
+ * status.  init takes the program's stdout and stderr. */
+void omp_exit_init(FILE *out, FILE *err);
+void omp_exit_register(void);
+_Noreturn void omp_exit_job(int status);
 
 /* unsupported.c */
 _Noreturn void omp_rt_unsupported(const char *construct);

@@ -96,6 +96,7 @@ static void enter_team(int size)
     omp_rt.ws_seq = 0;
     omp_rt.region++;
     omp_rt.team = size;
+    omp_rt.in_team = true;
     team.size = size;
     team.num = omp_rt.node;
     dsm_barrier_group(size);
@@ -117,6 +118,7 @@ static void leave_team(uintptr_t loop)
     team.size = 1;
     team.num = 0;
     omp_rt.team = 1;
+    omp_rt.in_team = false;
     omp_rt.level = 0;
     omp_rt.active = false;
 }
@@ -183,9 +185,8 @@ int omp_rt_worker_loop(void)
 
 void omp_rt_broadcast_exit(int status)
 {
-    if (omp_rt.level > 0)
-        dsm_fatal("exit() called inside a parallel region; ompdsm needs node 0 to leave main() "
-                  "outside parallel regions");
+    if (omp_rt.in_team)
+        dsm_fatal("internal: the ordinary end of the job inside a parallel region");
     struct region_cmd c = { .kind = CMD_EXIT, .status = status };
     free(dsm_barrier_bcast(&c, sizeof c, NULL));
 }
@@ -302,6 +303,7 @@ static void check_same_image(void)
 void omp_rt_register(void)
 {
     omp_ws_register();
+    omp_exit_register();
     omp_profiled_init();
     check_same_image();     /* also a barrier: every node's handlers are in place */
     prof_init(omp_rt.exe_base);
