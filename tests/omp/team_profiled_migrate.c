@@ -16,11 +16,15 @@
 
 static double a[N], b[N];
 
+static int threads;
+
 static double sweep(int k)
 {
     double sum = 0;
 #pragma omp parallel num_threads(k)
     {
+#pragma omp single
+        threads = omp_get_num_threads();
         for (int s = 0; s < STEPS; s++) {
 #pragma omp for schedule(runtime)
             for (int i = 1; i < N - 1; i++)
@@ -42,9 +46,13 @@ int main(void)
     for (int i = 0; i < N; i++)
         a[i] = (i * 37 % 101) / 7.0;
     for (int round = 0; round < 3; round++)
-        for (int k = max; k >= 1; k--)
-            printf("round %d: %.6f\n", round, sweep(k));
-    for (int k = 1; k <= max; k++)
-        printf("up: %.6f\n", sweep(k));
+        for (int k = max; k >= 1; k--) {
+            double sum = sweep(k);
+            printf("round %d, %d threads: %.6f\n", round, threads, sum);
+        }
+    for (int k = 1; k <= max; k++) {
+        double sum = sweep(k);
+        printf("up, %d threads: %.6f\n", threads, sum);
+    }
     return 0;
 }
