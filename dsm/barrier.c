@@ -25,6 +25,18 @@
  * Node 0 collects arrivals in two slots, chosen by the barrier's epoch: a
  * fast node may arrive at barrier e+1 before a slow one has left barrier e,
  * but never at e+2.
+ *
+ * Groups.  An OpenMP team smaller than the job runs on nodes 0 .. k-1, and
+ * its barriers are among those nodes only (dsm_barrier_group): the other
+ * nodes are idle, their progress threads serve pages, diffs, locks and
+ * atomics, but they take no part.  They miss the write notices of those
+ * barriers, so node 0 keeps them (missed) and hands them over, with the
+ * epoch the group reached, when it wakes the idle nodes
+ * (dsm_barrier_wake_idle); each applies them before it does anything else
+ * (dsm_barrier_idle_wait).  An idle node touches no shared page while it
+ * waits, so the copies it still holds cannot be read stale, and a lock's
+ * notices dropped meanwhile (older than the group's epoch) reach it this
+ * way too.
  */
 #include "diff.h"
 #include "dsm.h"
@@ -41,6 +53,7 @@
 struct slot {
     pthread_mutex_t mu;
     int arrived;
+    uint64_t members;           /* the group of the barrier being gathered */
     struct bar_notice *notes;
     size_t n, cap;
     struct dsm_buf payload, extra;
@@ -73,6 +86,28 @@ static size_t merge_notices(struct bar_notice *v, size_t n)
     return out;
 }
 
+/* Node 0: the notices of the group barriers since the idle nodes were last
+ * woken, the same for every idle node (the group is nodes 0 .. k-1). */
+static struct {
+    pthread_mutex_t mu;
+    struct bar_notice *v;
+    size_t n, cap;
+} missed = { .mu = PTHREAD_MUTEX_INITIALIZER };
+
+static void keep_missed(const struct bar_notice *notes, size_t n)
+{
+    pthread_mutex_lock(&missed.mu);
+    if (missed.n + n > missed.cap) {
+        missed.cap = missed.n + n + 1024;
+        missed.v = realloc(missed.v, missed.cap * sizeof *missed.v);
+        if (!missed.v)
+            dsm_fatal("out of memory for the notices of idle nodes");
+    }
+    memcpy(missed.v + missed.n, notes, n * sizeof *notes);
+    missed.n += n;
+    pthread_mutex_unlock(&missed.mu);
+}
+
 static void *xmemdup(const void *p, size_t len)
 {
     void *q = malloc(len ? len : 1);
@@ -85,12 +120,14 @@ static void *xmemdup(const void *p, size_t len)
 static void broadcast_release(struct slot *s, uint64_t epoch)
 {
     struct bar_hdr rel = { .epoch = epoch, .count = merge_notices(s->notes, s->n), .payload = s->payload.n,
-                           .extra = s->extra.n };
+                           .extra = s->extra.n, .members = s->members };
+    if (s->members < (uint64_t)dsm.nodes)
+        keep_missed(s->notes, rel.count);
     struct dsm_buf body = { 0 };
     dsm_buf_put(&body, s->notes, rel.count * sizeof *s->notes);
     dsm_buf_put(&body, s->payload.p, s->payload.n);
     dsm_buf_put(&body, s->extra.p, s->extra.n);
-    for (int n = 0; n < dsm.nodes; n++)
+    for (int n = 0; n < (int)s->members; n++)
         net_send(n, OP_BAR_RELEASE, &rel, sizeof rel, body.p, body.n);
     dsm_buf_free(&body);
     s->payload.n = 0;
@@ -107,6 +144,11 @@ static void on_arrive(int src, void *body, size_t len)
     const uint64_t *pages = (const uint64_t *)(h + 1);
     struct slot *s = &slots[h->epoch & 1];
     pthread_mutex_lock(&s->mu);
+    if (h->members < 1 || h->members > (uint64_t)dsm.nodes || src >= (int)h->members ||
+        (s->arrived && h->members != s->members))
+        dsm_fatal("internal: node %d arrived at barrier %lu of %lu nodes, node 0 gathers one of %lu", src,
+                  (unsigned long)h->epoch, (unsigned long)h->members, (unsigned long)s->members);
+    s->members = h->members;
     dsm_buf_put(&s->payload, pages + h->count, h->payload);
     dsm_buf_put(&s->extra, (const char *)(pages + h->count) + h->payload, h->extra);
     if (s->n + h->count > s->cap) {
@@ -117,9 +159,8 @@ static void on_arrive(int src, void *body, size_t len)
     }
     for (uint64_t i = 0; i < h->count; i++)
         s->notes[s->n++] = (struct bar_notice){ .page = pages[i], .writer = src };
-    if (++s->arrived == dsm.nodes) {
+    if (++s->arrived == (int)s->members)
         broadcast_release(s, h->epoch);
-    }
     pthread_mutex_unlock(&s->mu);
 }
 
@@ -148,6 +189,21 @@ static void on_update(int src, void *body, size_t len)
 
 /* ---- every node: waiting for the release -------------------------------- */
 
+/* The nodes that take part in barriers: 0 .. group-1; 0 means all. */
+static int group;
+
+void dsm_barrier_group(int k)
+{
+    if (k < 1 || k > dsm.nodes)
+        dsm_fatal("internal: a barrier group of %d nodes in a job of %d", k, dsm.nodes);
+    group = k == dsm.nodes ? 0 : k;
+}
+
+int dsm_barrier_group_size(void)
+{
+    return group ? group : dsm.nodes;
+}
+
 static struct {
     struct net_wait w;
     struct bar_notice *notes;
@@ -161,13 +217,13 @@ static struct {
     void (*consume)(const void *data, size_t len);
 } extra;
 
-/* What a node may do while it waits for a release (dsm_barrier_idle). */
+/* What a node may do while it waits for a release (dsm_barrier_work). */
 static struct {
     bool (*wanted)(void);
     bool (*work)(void);
 } idle;
 
-void dsm_barrier_idle(bool (*wanted)(void), bool (*work)(void))
+void dsm_barrier_work(bool (*wanted)(void), bool (*work)(void))
 {
     idle.wanted = wanted;
     idle.work = work;
@@ -222,11 +278,83 @@ static void on_release(int src, void *body, size_t len)
     dsm_notice_news();      /* a waiter working on tasks sleeps on news */
 }
 
+/* ---- idle nodes ---------------------------------------------------------- */
+
+static void apply_notices(void);
+
+#define OP_IDLE_WAKE 30     /* wake_hdr + notices + data → an idle node */
+
+struct wake_hdr { uint64_t epoch, count, len; uint32_t why, pad; };
+
+/* At an idle node: the wake that came, until the node takes it.  Node 0
+ * sends the next one only after a barrier with this node, so there is at
+ * most one. */
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool ready;
+    struct wake_hdr h;
+    char *body;
+} wake = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+
+static void on_wake(int src, void *body, size_t len)
+{
+    struct wake_hdr *h = body;
+    if (len < sizeof *h || len != sizeof *h + h->count * sizeof(struct bar_notice) + h->len)
+        dsm_fatal("malformed wake-up from node %d", src);
+    pthread_mutex_lock(&wake.mu);
+    if (wake.ready)
+        dsm_fatal("internal: a second wake-up before this idle node took the first");
+    wake.h = *h;
+    wake.body = xmemdup(h + 1, len - sizeof *h);
+    wake.ready = true;
+    pthread_cond_signal(&wake.cv);
+    pthread_mutex_unlock(&wake.mu);
+}
+
+void dsm_barrier_wake_idle(uint32_t why, const void *data, size_t len)
+{
+    if (dsm.node != 0)
+        dsm_fatal("internal: only node 0 wakes idle nodes");
+    pthread_mutex_lock(&missed.mu);
+    struct wake_hdr h = { .epoch = dsm.epoch, .count = merge_notices(missed.v, missed.n), .len = len,
+                          .why = why };
+    struct dsm_buf body = { 0 };
+    dsm_buf_put(&body, missed.v, h.count * sizeof *missed.v);
+    dsm_buf_put(&body, data, len);
+    missed.n = 0;
+    pthread_mutex_unlock(&missed.mu);
+    for (int n = dsm_barrier_group_size(); n < dsm.nodes; n++)
+        net_send(n, OP_IDLE_WAKE, &h, sizeof h, body.p, body.n);
+    dsm_buf_free(&body);
+}
+
+uint32_t dsm_barrier_idle_wait(void **data, size_t *len)
+{
+    pthread_mutex_lock(&wake.mu);
+    while (!wake.ready)
+        pthread_cond_wait(&wake.cv, &wake.mu);
+    struct wake_hdr h = wake.h;
+    char *body = wake.body;
+    wake.ready = false;
+    wake.body = NULL;
+    pthread_mutex_unlock(&wake.mu);
+    pending.n = h.count;
+    pending.notes = xmemdup(body, h.count * sizeof *pending.notes);
+    apply_notices();
+    dsm.epoch = h.epoch;
+    *len = h.len;
+    *data = h.len ? xmemdup(body + h.count * sizeof *pending.notes, h.len) : NULL;
+    free(body);
+    return h.why;
+}
+
 void dsm_barrier_register(void)
 {
     net_register(OP_BAR_ARRIVE, on_arrive);
     net_register(OP_BAR_RELEASE, on_release);
     net_register(OP_BAR_UPDATE, on_update);
+    net_register(OP_IDLE_WAKE, on_wake);
 }
 
 static void apply_notices(void)
@@ -273,6 +401,7 @@ void dsm_barrier_update(void)
 static void *barrier(const void *payload, size_t plen, size_t *out_len)
 {
     uint64_t t0 = dsm_now_ns();
+    dsm_flush_output();
     struct dsm_plist rel = { 0 }, bar = { 0 };
     dsm_release(&rel);
     dsm_plist_free(&rel);
@@ -281,7 +410,8 @@ static void *barrier(const void *payload, size_t plen, size_t *out_len)
     net_wait_init(&pending.w, 1);
     size_t xlen = 0;
     void *x = extra.provide ? extra.provide(&xlen) : NULL;
-    struct bar_hdr h = { .epoch = dsm.epoch, .count = bar.n, .payload = plen, .extra = xlen };
+    struct bar_hdr h = { .epoch = dsm.epoch, .count = bar.n, .payload = plen, .extra = xlen,
+                         .members = (uint64_t)dsm_barrier_group_size() };
     struct dsm_buf body = { 0 };
     dsm_buf_put(&body, bar.pages, bar.n * sizeof *bar.pages);
     dsm_buf_put(&body, payload, plen);

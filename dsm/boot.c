@@ -275,6 +275,21 @@ static void launcher_finalize(void)
     pthread_mutex_unlock(&boot_lock);
 }
 
+void boot_exit(int status)
+{
+    pthread_mutex_lock(&boot_lock);
+    if (boot_sock >= 0) {
+        int32_t st = status;
+        send_request(BOOT_TAG_EXIT, sizeof st);
+        send_all(&st, sizeof st);
+        uint64_t total;
+        recv_all(&total, sizeof total);
+        if (total != 0)
+            dsm_fatal("bootstrap: malformed reply to exit");
+    }
+    pthread_mutex_unlock(&boot_lock);
+}
+
 /* ---- API: the bootstrap in use ------------------------------------------ */
 
 enum boot_via { BOOT_ALONE, BOOT_LAUNCHER, BOOT_PMIX };
@@ -317,7 +332,7 @@ void boot_fix_addresses(void)
 
 void *boot_allgather(uint32_t tag, const void *data, size_t len, size_t *lens)
 {
-    if (tag == BOOT_TAG_FINALIZE)
+    if (tag == BOOT_TAG_FINALIZE || tag == BOOT_TAG_EXIT)
         dsm_fatal("boot_allgather: tag %#x is reserved", (unsigned)tag);
     if (boot_via == BOOT_PMIX)
         return boot_pmix_allgather(tag, data, len, lens);

@@ -25,6 +25,10 @@
  *                              (every node's data, in rank order)
  *   FINALIZE node -> launcher  u32 0xFFFFFFFF, u64 0
  *            launcher -> node  u64 0 (nothing else)
+ *   EXIT     node -> launcher  u32 0xFFFFFFFE, u64 4, i32 status
+ *            launcher -> node  u64 0: the job ends with this status (the
+ *                              program called exit() in a parallel region);
+ *                              every node leaves without finalizing
  *
  * The launcher closes the connection when the job is torn down, so a node
  * that reads EOF knows that another node died; it then exits at once.
@@ -36,6 +40,7 @@
 #include <stdint.h>
 
 #define BOOT_TAG_FINALIZE 0xFFFFFFFFu
+#define BOOT_TAG_EXIT 0xFFFFFFFEu
 
 /* Joins the job: connects to the launcher or initialises PMIx.  Returns -1
  * if neither started the node (it runs as a single node: rank 0 of 1), 0
@@ -60,6 +65,12 @@ void *boot_allgather(uint32_t tag, const void *data, size_t len, size_t *lens);
  * for its acknowledgement and closes the connection (under PMIx:
  * PMIx_Finalize). */
 void boot_finalize(void);
+
+/* The program calls exit(status) where the nodes cannot finalize together
+ * (inside a parallel region): tells the launcher that the job ends with
+ * that status, so that nodes leaving now are no failure, and waits for its
+ * acknowledgement.  Nothing under PMIx or alone. */
+void boot_exit(int status);
 
 /* The connection to the launcher, -1 if none (also under PMIx, whose
  * launcher itself ends the job when a node dies): a progress thread may

@@ -192,8 +192,20 @@ void dsm_barrier_register(void);
  * do now, it sleeps until news).  Work that writes shared pages must then
  * call dsm_barrier_update() before anything it did lets another node
  * arrive: the pages join the barrier's notices. */
-void dsm_barrier_idle(bool (*wanted)(void), bool (*work)(void));
+void dsm_barrier_work(bool (*wanted)(void), bool (*work)(void));
 void dsm_barrier_update(void);
+/* Barriers among nodes 0 .. k-1 only (an OpenMP team smaller than the
+ * job); every node of the group sets it at the same point, k = nodes ends
+ * it.  The other nodes are idle: they wait in dsm_barrier_idle_wait() until
+ * node 0 calls dsm_barrier_wake_idle(), which hands them the write notices
+ * of the group's barriers and the epoch, with `why` and data for the layer
+ * above (the OpenMP layer says what the idle nodes are to do next); it
+ * wakes the nodes outside the current group, so it comes before the group
+ * changes. */
+void dsm_barrier_group(int k);
+int dsm_barrier_group_size(void);
+void dsm_barrier_wake_idle(uint32_t why, const void *data, size_t len);
+uint32_t dsm_barrier_idle_wait(void **data, size_t *len);
 
 /* lock.c */
 void dsm_lock_acquire(uint64_t id);

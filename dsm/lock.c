@@ -306,6 +306,7 @@ bool dsm_lock_try(uint64_t id)
 
 void dsm_lock_release(uint64_t id)
 {
+    dsm_flush_output();
     struct dsm_plist written = { 0 };
     dsm_release_push(false);
     forget(id, &written);

@@ -4,6 +4,9 @@
  * The line is formatted into a buffer first and written with a single
  * write(2), so that lines of different nodes never interleave mid-line, and
  * so that the path stays usable from a fault handler (no stdio locks).
+ *
+ * It also writes out the program's buffered output at releases
+ * (dsm_flush_output, see log.h).
  */
 #include "log.h"
 
@@ -51,4 +54,12 @@ void dsm_warn(const char *fmt, ...)
     va_start(ap, fmt);
     emit("warning: ", fmt, ap);
     va_end(ap);
+}
+
+/* fflush(NULL), not fflush(stdout): the variable stdout may live in the
+ * program's shared globals (a copy relocation); the C library's list of
+ * streams is private to the node. */
+void dsm_flush_output(void)
+{
+    fflush(NULL);
 }

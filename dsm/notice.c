@@ -281,6 +281,7 @@ static bool wait_for_news(uint32_t seen)
 void dsm_flush(void)
 {
     uint64_t t0 = dsm_now_ns();
+    dsm_flush_output();
     uint32_t seen = atomic_load(&news.gen);
     uint64_t before = atomic_load(&dsm_stats.notices_applied);
     size_t published = dsm_release_push(true);

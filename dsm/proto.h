@@ -33,7 +33,8 @@ struct batch_hdr { uint64_t cookie; uint64_t count; };
 /* each diff entry: uint64_t page, uint32_t bytes, then that many bytes of runs */
 /* barrier messages: the header, count page numbers (arrival) or notices
  * (release), then `payload` bytes, then `extra` bytes (barrier.c) */
-struct bar_hdr { uint64_t epoch; uint64_t count; uint64_t payload; uint64_t extra; };
+/* members: the barrier is among nodes 0 .. members-1 (dsm_barrier_group) */
+struct bar_hdr { uint64_t epoch; uint64_t count; uint64_t payload; uint64_t extra; uint64_t members; };
 /* a notice: the page and its writer, or -1 when several nodes wrote it */
 struct bar_notice { uint64_t page; int32_t writer; int32_t pad; };
 struct lock_req { uint64_t cookie, id, epoch, count; };

@@ -36,6 +36,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define OP_MIG_COUNTS 28   /* batch_hdr + counts_entry[] → home (net_send_done) */
 
@@ -291,7 +292,7 @@ static void report_points(void)
 
 /* ---- the step, and when to take it ------------------------------------ */
 
-void mig_migrate(void)
+static void migrate_step(void)
 {
     ensure_registered();
     if (dsm.locks_held)
@@ -318,41 +319,63 @@ void mig_migrate(void)
     }
 }
 
-/* Counted barriers until a migration asked for by mig_request(), 0: none. */
-static unsigned requested;
+/* In a team smaller than the job, the idle nodes take part too: they may
+ * be homes (of pages to decide on and to move) and bases, and every node
+ * must learn every move.  Node 0 wakes them; they call mig_migrate() too. */
+void mig_migrate(void)
+{
+    int group = dsm_barrier_group_size();
+    if (group < dsm.nodes) {
+        if (dsm.node == 0)
+            dsm_barrier_wake_idle(MIG_WAKE, NULL, 0);
+        dsm_barrier_group(dsm.nodes);
+    }
+    migrate_step();
+    dsm_barrier_group(group);
+}
+
+/* What decides which counted barriers migrate; every node keeps it alike,
+ * and nodes that sat out a team's barriers take node 0's (mig_state_*). */
+static struct {
+    uint64_t counted;           /* counted barriers so far */
+    unsigned requested;         /* counted barriers until a requested migration, 0: none */
+    uintptr_t *seen;            /* OMPDSM_MIGRATE=first: the loops that have ended once */
+    size_t nseen, cap;
+} when;
 
 bool mig_request(unsigned after)
 {
     if (dsm_cfg.migrate == DSM_MIGRATE_OFF || after == 0)
         return false;
-    if (requested == 0 || after < requested)
-        requested = after;
+    if (when.requested == 0 || after < when.requested)
+        when.requested = after;
     /* Faults from before the request show the old use of the pages (and
      * the homes' old writes would keep them in place). */
     reset_counts();
     return true;
 }
 
+static void see(uintptr_t loop)
+{
+    if (when.nseen == when.cap) {
+        when.cap = when.cap ? 2 * when.cap : 16;
+        when.seen = realloc(when.seen, when.cap * sizeof *when.seen);
+        if (!when.seen)
+            dsm_fatal("out of memory for the loops seen by home migration");
+    }
+    when.seen[when.nseen++] = loop;
+}
+
 /* Whether `loop` (a call site, 0: none) ends its first execution here.
  * Every node meets the loops in the same order, so they all agree. */
 static bool first_end_of(uintptr_t loop)
 {
-    static struct {
-        uintptr_t *v;
-        size_t n, cap;
-    } seen;
     if (!loop)
         return false;
-    for (size_t i = 0; i < seen.n; i++)
-        if (seen.v[i] == loop)
+    for (size_t i = 0; i < when.nseen; i++)
+        if (when.seen[i] == loop)
             return false;
-    if (seen.n == seen.cap) {
-        seen.cap = seen.cap ? 2 * seen.cap : 16;
-        seen.v = realloc(seen.v, seen.cap * sizeof *seen.v);
-        if (!seen.v)
-            dsm_fatal("out of memory for the loops seen by home migration");
-    }
-    seen.v[seen.n++] = loop;
+    see(loop);
     return true;
 }
 
@@ -363,18 +386,46 @@ static bool first_end_of(uintptr_t loop)
  * only its barriers. */
 bool mig_counted_barrier(uintptr_t loop)
 {
-    static uint64_t counted;
-    counted++;
-    bool due = requested > 0 && --requested == 0;
+    when.counted++;
+    bool due = when.requested > 0 && --when.requested == 0;
     if (dsm_cfg.migrate == DSM_MIGRATE_FIRST)
-        due |= first_end_of(loop) || counted == 1;      /* records every loop */
+        due |= first_end_of(loop) || when.counted == 1;      /* records every loop */
     else if (dsm_cfg.migrate == DSM_MIGRATE_EVERY)
-        due |= counted % dsm_cfg.migrate_every == 0;
+        due |= when.counted % dsm_cfg.migrate_every == 0;
     if (due)
         mig_migrate();
     else
         dsm_barrier();
     return due;
+}
+
+void *mig_state_export(size_t *len)
+{
+    *len = 2 * sizeof(uint64_t) + when.nseen * sizeof *when.seen;
+    uint64_t *p = malloc(*len);
+    if (!p)
+        dsm_fatal("out of memory for the home migration state");
+    p[0] = when.counted;
+    p[1] = when.requested;
+    memcpy(p + 2, when.seen, when.nseen * sizeof *when.seen);
+    return p;
+}
+
+void mig_state_import(const void *data, size_t len)
+{
+    uint64_t head[2];
+    if (len < sizeof head || (len - sizeof head) % sizeof *when.seen)
+        dsm_fatal("malformed home migration state (%zu bytes)", len);
+    memcpy(head, data, sizeof head);
+    when.counted = head[0];
+    when.requested = (unsigned)head[1];
+    when.nseen = 0;
+    const char *p = (const char *)data + sizeof head;
+    for (size_t i = 0; i < (len - sizeof head) / sizeof *when.seen; i++) {
+        uintptr_t loop;
+        memcpy(&loop, p + i * sizeof loop, sizeof loop);
+        see(loop);
+    }
 }
 
 void ompdsm_barrier_migrate_home(void)

@@ -38,8 +38,17 @@ struct mig_move {
 size_t mig_decide(struct mig_count *c, size_t n, int nodes, int self, bool (*keep)(uint64_t page),
                   struct mig_move *out);
 
-/* The collective migration step; every node calls it at the same point. */
+/* The collective migration step; every node calls it at the same point.
+ * In a barrier group smaller than the job (dsm_barrier_group) node 0 wakes
+ * the idle nodes with why = MIG_WAKE, and they must call it too. */
 void mig_migrate(void);
+#define MIG_WAKE 1
+
+/* Which counted barriers migrate depends on the counted barriers seen and
+ * the requests made: node 0's state, for nodes that sat out a smaller
+ * team's barriers (malloc'd; import replaces this node's). */
+void *mig_state_export(size_t *len);
+void mig_state_import(const void *data, size_t len);
 
 /* A barrier that ends a parallel region or a worksharing loop (loop: the
  * loop's call site, or 0): a home migration instead when OMPDSM_MIGRATE

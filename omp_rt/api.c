@@ -1,11 +1,11 @@
 /*
  * api.c: the omp_* query and control routines.
  *
- * The team of a parallel region is the set of nodes (one thread each), so
- * the thread count is the node count; the routines answer as libgomp does
- * for such a team.  omp_set_num_threads and omp_set_dynamic are accepted
- * and remembered (their getters answer), but the team stays one thread per
- * node.
+ * A team runs one thread per node, on nodes 0 .. k-1 (parallel.c), so a
+ * team has at most as many threads as there are nodes; the routines answer
+ * as libgomp does for such a team.  omp_set_num_threads sizes the next
+ * teams (up to the node count); omp_set_dynamic is accepted and
+ * remembered (its getter answers).
  */
 #include "omp_rt.h"
 
@@ -17,7 +17,13 @@ typedef enum omp_sched_t { omp_sched_static = 1, omp_sched_dynamic, omp_sched_gu
 
 API int omp_get_num_threads(void) { return omp_rt_team_size(); }
 API int omp_get_thread_num(void) { return omp_rt_thread_num(); }
-API int omp_get_max_threads(void) { return omp_rt.level > 0 ? 1 : omp_rt.nodes; }
+API int omp_get_max_threads(void)
+{
+    if (omp_rt.level > 0)
+        return 1;
+    int k = omp_icv.nthreads > 0 && omp_icv.nthreads < omp_rt.nodes ? omp_icv.nthreads : omp_rt.nodes;
+    return k < omp_icv.thread_limit ? k : (int)omp_icv.thread_limit;
+}
 API int omp_get_num_procs(void) { return omp_rt.nodes; }
 API int omp_in_parallel(void) { return omp_rt.active; }
 API int omp_get_level(void) { return omp_rt.level; }
@@ -56,7 +62,7 @@ API int omp_get_team_size(int level)
 {
     if (level < 0 || level > omp_rt.level)
         return -1;
-    return level == omp_rt.level ? omp_rt_team_size() : (level == 1 ? omp_rt.nodes : 1);
+    return level == omp_rt.level ? omp_rt_team_size() : (level == 1 ? omp_rt.team : 1);
 }
 
 API void omp_set_schedule(omp_sched_t kind, int chunk)

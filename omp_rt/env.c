@@ -6,10 +6,10 @@
  * as for its own variables: a job of many nodes that silently runs with
  * other settings than asked for costs more than one that does not start.
  *
- * ompdsm runs one OpenMP thread per node: the team of a parallel region is
- * the set of nodes.  OMP_NUM_THREADS therefore cannot add threads; a value
- * other than the number of nodes is reported once and the team keeps one
- * thread per node.  The variables that choose placement, waiting, devices
+ * ompdsm runs one OpenMP thread per node: OMP_NUM_THREADS=k gives teams of
+ * k threads on nodes 0 .. k-1; more threads than nodes cannot be added (a
+ * region that asks for more runs on every node, reported once by
+ * parallel.c).  The variables that choose placement, waiting, devices
  * or allocators (OMP_PROC_BIND, OMP_PLACES, OMP_WAIT_POLICY, OMP_STACKSIZE,
  * OMP_DEFAULT_DEVICE, OMP_TARGET_OFFLOAD, OMP_NUM_TEAMS,
  * OMP_TEAMS_THREAD_LIMIT, OMP_MAX_TASK_PRIORITY, OMP_ALLOCATOR,
@@ -392,7 +392,8 @@ static void display(const char *how)
     fprintf(stderr, "  _OPENMP = '201511'\n");
     fprintf(stderr, "  OMP_DYNAMIC = '%s'\n", omp_icv.dynamic ? "TRUE" : "FALSE");
     fprintf(stderr, "  OMP_NESTED = '%s'\n", omp_icv.nested ? "TRUE" : "FALSE");
-    fprintf(stderr, "  OMP_NUM_THREADS = '%d'\n", omp_rt.nodes);
+    fprintf(stderr, "  OMP_NUM_THREADS = '%d'\n", omp_icv.nthreads > 0 && omp_icv.nthreads < omp_rt.nodes
+                                                       ? omp_icv.nthreads : omp_rt.nodes);
     if (omp_icv.sched == OMP_SCHED_PROFILED) {
         fprintf(stderr, "  OMP_SCHEDULE = 'profiled,warmup=%u,alpha=%g,hold=%u,min=%lu'\n", omp_profiled.warmup,
                 omp_profiled.alpha, omp_profiled.hold, (unsigned long)omp_profiled.min);
@@ -432,9 +433,6 @@ void omp_env_load(void)
     static const char *const display_kinds[] = { "true", "false", "verbose", NULL };
     if (v && !is_one_of(v, display_kinds))
         dsm_fatal("OMP_DISPLAY_ENV='%s' is not TRUE, FALSE or VERBOSE", v);
-    if (omp_icv.nthreads && omp_icv.nthreads != omp_rt.nodes && omp_rt.node == 0)
-        dsm_warn("OMP_NUM_THREADS=%d: ompdsm runs one OpenMP thread per node; the team has %d threads",
-                 omp_icv.nthreads, omp_rt.nodes);
     if (v && !is_word(v, "false") && omp_rt.node == 0)
         display(v);
 }

@@ -3,7 +3,8 @@
  *
  * One OpenMP thread per node: node 0 runs main() and is the master thread;
  * the other nodes wait in omp_rt_worker_loop() for parallel regions.  The
- * team of a region is every node, thread number = node number.  Nested
+ * team of a region of k threads is nodes 0 .. k-1, thread number = node
+ * number; the other nodes sit the region out (parallel.c).  Nested
  * parallel regions run with a team of one, as libgomp does when nesting is
  * off.
  *
@@ -51,6 +52,8 @@ struct omp_icv {
 struct omp_rt {
     int node, nodes;
     int level;                  /* nesting depth of parallel regions */
+    int team;                   /* threads of the outermost region (level 1); 1 outside */
+    bool in_team;               /* in a region whose team other nodes run or sit out */
     bool active;                /* inside a parallel region with > 1 thread */
     uint64_t ws_seq;            /* worksharing constructs met in this region */
     uint64_t region;            /* parallel regions started so far */
@@ -124,6 +127,12 @@ void omp_task_drain(void);
 
 /* flush.c: stops with a message if the CPU cannot save what a fence keeps live. */
 void omp_rt_flush_check_cpu(void);
+/* exit.c: the end of the job when exit() is called inside a parallel
+ * region (any node): every node writes out its output and leaves with the
+ * status.  init takes the program's stdout and stderr. */
+void omp_exit_init(FILE *out, FILE *err);
+void omp_exit_register(void);
+_Noreturn void omp_exit_job(int status);
 
 /* unsupported.c */
 _Noreturn void omp_rt_unsupported(const char *construct);

@@ -14,6 +14,17 @@
  * A parallel region met inside another one runs with a team of one thread
  * (nesting is inactive, as libgomp does by default), as does one whose
  * if clause is false or that asks for one thread.
+ *
+ * A team of k threads, fewer than the nodes (num_threads(k),
+ * omp_set_num_threads(k), OMP_NUM_THREADS=k), runs on nodes 0 .. k-1: its
+ * barriers are among those nodes only (dsm_barrier_group).  The other
+ * nodes learn the region from its starting barrier, like every node, and
+ * sit it out: they serve pages, diffs, locks and atomics from their
+ * progress threads and wait until node 0 wakes them, at the end of the
+ * region (with the write notices they missed and the state that decides
+ * home migrations), or for a home migration, which needs every node.  A
+ * request for more threads than nodes gives the team of all nodes (one
+ * thread per node), reported once.
  */
 #include "omp_rt.h"
 #include "gomp_abi.h"
@@ -31,9 +42,13 @@
 
 enum cmd_kind { CMD_REGION = 1, CMD_EXIT = 2 };
 
+/* Why node 0 wakes the idle nodes of a team (MIG_WAKE: a migration). */
+enum { WAKE_REGION_END = 2 };
+
 struct region_cmd {
     uint32_t kind;
     int32_t status;                     /* CMD_EXIT */
+    int32_t team;                       /* CMD_REGION: nodes 0 .. team-1 run it */
     void (*fn)(void *);
     void *data;
     struct omp_loop_args loop;          /* loop.kind 0: none */
@@ -76,25 +91,60 @@ void omp_rt_end_barrier(uintptr_t loop)
     prof_sync(migrated ? PROF_MIGRATION : PROF_BARRIER, t0, dsm_now_ns(), dsm_stats.pages_migrated_in - in);
 }
 
-static void enter_team(void)
+static void enter_team(int size)
 {
     omp_rt.level = 1;
-    omp_rt.active = omp_rt.nodes > 1;
+    omp_rt.active = size > 1;
     omp_rt.ws_seq = 0;
     omp_rt.region++;
-    team.size = omp_rt.nodes;
+    omp_rt.team = size;
+    omp_rt.in_team = true;
+    team.size = size;
     team.num = omp_rt.node;
+    dsm_barrier_group(size);
 }
 
-/* loop: the worksharing loop a combined parallel loop region ends, or 0. */
+/* loop: the worksharing loop a combined parallel loop region ends, or 0.
+ * Node 0 then wakes the nodes that sat the region out. */
 static void leave_team(uintptr_t loop)
 {
     omp_rt_end_barrier(loop);
     omp_ws_reset();
+    if (omp_rt.node == 0 && team.size < omp_rt.nodes) {
+        size_t len;
+        void *state = mig_state_export(&len);
+        dsm_barrier_wake_idle(WAKE_REGION_END, state, len);
+        free(state);
+    }
+    dsm_barrier_group(omp_rt.nodes);
     team.size = 1;
     team.num = 0;
+    omp_rt.team = 1;
+    omp_rt.in_team = false;
     omp_rt.level = 0;
     omp_rt.active = false;
+}
+
+/* A node outside the team of a region: idle until node 0 wakes it at the
+ * end, taking part in the home migrations of the region meanwhile. */
+static void sit_out(void)
+{
+    omp_rt.region++;
+    for (;;) {
+        void *data;
+        size_t len;
+        uint32_t why = dsm_barrier_idle_wait(&data, &len);
+        if (why == MIG_WAKE) {
+            mig_migrate();
+        } else if (why == WAKE_REGION_END) {
+            mig_state_import(data, len);
+            free(data);
+            return;
+        } else {
+            dsm_fatal("internal: an idle node woken for %u", why);
+        }
+        free(data);
+    }
 }
 
 static void set_up_worksharing(const struct region_cmd *c)
@@ -108,7 +158,11 @@ static void set_up_worksharing(const struct region_cmd *c)
 static void run_region(const struct region_cmd *c)
 {
     omp_icv = c->icv;
-    enter_team();
+    if (omp_rt.node >= c->team) {
+        sit_out();
+        return;
+    }
+    enter_team(c->team);
     set_up_worksharing(c);
     c->fn(c->data);
     leave_team(c->loop.kind ? c->loop.where : 0);
@@ -133,9 +187,8 @@ int omp_rt_worker_loop(void)
 
 void omp_rt_broadcast_exit(int status)
 {
-    if (omp_rt.level > 0)
-        dsm_fatal("exit() called inside a parallel region; ompdsm needs node 0 to leave main() "
-                  "outside parallel regions");
+    if (omp_rt.in_team)
+        dsm_fatal("internal: the ordinary end of the job inside a parallel region");
     struct region_cmd c = { .kind = CMD_EXIT, .status = status };
     free(dsm_barrier_bcast(&c, sizeof c, NULL));
 }
@@ -157,20 +210,43 @@ static void run_alone(const struct region_cmd *c)
     omp_rt.ws_seq = seq;
 }
 
+/* The size of the team of a new region: num_threads is the clause's value
+ * (1 for if(0) too), 0 without a clause, then the nthreads ICV
+ * (omp_set_num_threads, OMP_NUM_THREADS) decides; at most one thread per
+ * node and OMP_THREAD_LIMIT. */
+static int team_size_for(unsigned num_threads)
+{
+    long k = num_threads ? (long)num_threads : omp_icv.nthreads > 0 ? omp_icv.nthreads : omp_rt.nodes;
+    if (k > omp_rt.nodes) {
+        static bool told;
+        if (!told && omp_rt.node == 0)
+            dsm_warn("a parallel region asks for %ld threads (num_threads, omp_set_num_threads or "
+                     "OMP_NUM_THREADS): ompdsm runs one OpenMP thread per node; the team has %d threads",
+                     k, omp_rt.nodes);
+        told = true;
+        k = omp_rt.nodes;
+    }
+    if (k > omp_icv.thread_limit)
+        k = omp_icv.thread_limit;
+    return (int)k;
+}
+
 static void start_region(struct region_cmd *c, unsigned num_threads)
 {
-    if (omp_rt.level > 0 || num_threads == 1 || omp_rt.nodes == 1) {
+    int size = omp_rt.level > 0 ? 1 : team_size_for(num_threads);
+    if (size == 1) {
         run_alone(c);
         return;
     }
     c->kind = CMD_REGION;
+    c->team = size;
     c->icv = omp_icv;
     free(dsm_barrier_bcast(c, sizeof *c, NULL));
     run_region(c);
 }
 
-/* num_threads is 1 for if(0) and num_threads(1): a team of one.  Any
- * other value gives the team of all nodes (see README). */
+/* num_threads is 1 for if(0) and num_threads(1): a team of one; otherwise
+ * team_size_for() decides. */
 void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
 {
     (void)flags;
@@ -196,12 +272,12 @@ void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads
  * two calls. */
 void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
 {
-    (void)num_threads;
     if (omp_rt.level > 0)
         dsm_fatal("nested GOMP_parallel_start is not supported");
-    struct region_cmd c = { .kind = CMD_REGION, .fn = fn, .data = data, .icv = omp_icv };
+    struct region_cmd c = { .kind = CMD_REGION, .fn = fn, .data = data, .icv = omp_icv,
+                            .team = team_size_for(num_threads) };
     free(dsm_barrier_bcast(&c, sizeof c, NULL));
-    enter_team();
+    enter_team(c.team);
 }
 
 void GOMP_parallel_end(void)
@@ -229,6 +305,7 @@ static void check_same_image(void)
 void omp_rt_register(void)
 {
     omp_ws_register();
+    omp_exit_register();
     omp_profiled_init();
     check_same_image();     /* also a barrier: every node's handlers are in place */
     prof_init(omp_rt.exe_base);

@@ -104,6 +104,7 @@ enum { LOOPS = 8 };
 
 struct site {
     struct omp_site_key key;
+    int nodes;                  /* the team's threads: nodes 0 .. nodes-1 */
     uint64_t *bounds;           /* nodes + 1 iteration numbers */
     uint64_t started;           /* executions this node has started */
     uint64_t done;              /* executions whose timings every node has */
@@ -134,12 +135,24 @@ struct site {
 struct timing {
     uint32_t site;
     int32_t node;
+    int32_t team, pad;          /* the team's size: the sites of its table */
     uint64_t where, exec, ns, iters;
 };
 
-static struct {
+/* Sites are kept per team size: a team of k threads runs on nodes
+ * 0 .. k-1, which all meet every execution of that team's loops and see
+ * every timing of it (the team's barriers carry them), so each table is
+ * numbered and updated alike on the nodes of its team; a node outside a
+ * team ignores its timings (they may pass a home migration's barriers,
+ * which every node takes part in). */
+struct table {
     struct site *v;
     size_t n;
+};
+
+static struct {
+    struct table *tables;       /* [team size] */
+    uint32_t team;              /* of the execution this node is running */
     struct timing *out;         /* this node's timings not yet sent */
     size_t nout, capout;
     /* the execution this node is running */
@@ -157,44 +170,47 @@ static uint64_t *node_array(void)
     return a;
 }
 
-static uint32_t site_of(const struct omp_site_key *k)
+static uint32_t site_of(struct table *t, int nodes, const struct omp_site_key *k)
 {
-    for (size_t i = 0; i < prof.n; i++)
-        if (!memcmp(&prof.v[i].key, k, sizeof *k))
+    for (size_t i = 0; i < t->n; i++)
+        if (!memcmp(&t->v[i].key, k, sizeof *k))
             return (uint32_t)i;
-    struct site *v = realloc(prof.v, (prof.n + 1) * sizeof *v);
+    struct site *v = realloc(t->v, (t->n + 1) * sizeof *v);
     if (!v)
         dsm_fatal("out of memory for the profiled schedule");
-    prof.v = v;
-    struct site *s = &v[prof.n];
+    t->v = v;
+    struct site *s = &v[t->n];
     memset(s, 0, sizeof *s);
     s->key = *k;
+    s->nodes = nodes;
     s->bounds = node_array();
     s->measure_from = omp_profiled.warmup;
     s->step = 0.5;
     s->alpha = omp_profiled.alpha;
-    s->moved = calloc((size_t)omp_rt.nodes + 1, sizeof *s->moved);
+    s->moved = calloc((size_t)s->nodes + 1, sizeof *s->moved);
     if (!s->moved)
         dsm_fatal("out of memory for the profiled schedule");
     s->ns = node_array();
     s->iters = node_array();
     s->window = omp_profiled.hold > WINDOW ? omp_profiled.hold : WINDOW;
-    s->win_ns = calloc((size_t)s->window * (size_t)omp_rt.nodes, sizeof *s->win_ns);
-    s->win_iters = calloc((size_t)s->window * (size_t)omp_rt.nodes, sizeof *s->win_iters);
+    s->win_ns = calloc((size_t)s->window * (size_t)s->nodes, sizeof *s->win_ns);
+    s->win_iters = calloc((size_t)s->window * (size_t)s->nodes, sizeof *s->win_iters);
     s->win_loop = calloc(s->window, sizeof *s->win_loop);
     if (!s->win_ns || !s->win_iters || !s->win_loop)
         dsm_fatal("out of memory for the profiled schedule");
-    for (int i = 0; i <= omp_rt.nodes; i++)     /* equal blocks, as static */
-        s->bounds[i] = k->n * (uint64_t)i / (uint64_t)omp_rt.nodes;
-    return (uint32_t)prof.n++;
+    for (int i = 0; i <= s->nodes; i++)     /* equal blocks, as static */
+        s->bounds[i] = k->n * (uint64_t)i / (uint64_t)s->nodes;
+    return (uint32_t)t->n++;
 }
 
 /* ---- this node's execution ---------------------------------------------- */
 
 void omp_profiled_begin(const struct omp_site_key *k, uintptr_t where, uint64_t *lo, uint64_t *hi)
 {
-    prof.site = site_of(k);
-    struct site *s = &prof.v[prof.site];
+    prof.team = (uint32_t)omp_rt_team_size();
+    struct table *t = &prof.tables[prof.team];
+    prof.site = site_of(t, (int)prof.team, k);
+    struct site *s = &t->v[prof.site];
     prof.where = where;
     prof.exec = s->started++;
     *lo = s->bounds[omp_rt.node];
@@ -211,7 +227,8 @@ void omp_profiled_end(uint64_t iters)
             dsm_fatal("out of memory for loop timings");
     }
     uint64_t ns = dsm_now_ns() - prof.t0;
-    prof.out[prof.nout++] = (struct timing){ .site = prof.site, .node = omp_rt.node, .where = prof.where,
+    prof.out[prof.nout++] = (struct timing){ .site = prof.site, .node = omp_rt.node, .team = (int32_t)prof.team,
+                                             .where = prof.where,
                                              .exec = prof.exec, .ns = ns ? ns : 1, .iters = iters };
 }
 
@@ -236,9 +253,9 @@ static uint32_t loop_of(struct site *s, uintptr_t where)
 /* Adds the execution just settled to the ring of measured executions. */
 static void record(struct site *s)
 {
-    size_t row = (size_t)s->next * (size_t)omp_rt.nodes;
-    memcpy(&s->win_ns[row], s->ns, (size_t)omp_rt.nodes * sizeof *s->ns);
-    memcpy(&s->win_iters[row], s->iters, (size_t)omp_rt.nodes * sizeof *s->iters);
+    size_t row = (size_t)s->next * (size_t)s->nodes;
+    memcpy(&s->win_ns[row], s->ns, (size_t)s->nodes * sizeof *s->ns);
+    memcpy(&s->win_iters[row], s->iters, (size_t)s->nodes * sizeof *s->iters);
     s->win_loop[s->next] = (uint8_t)s->loop;
     s->next = (s->next + 1) % s->window;
     s->filled += s->filled < s->window;
@@ -253,8 +270,8 @@ static unsigned ring_totals(const struct site *s, int node, int loop, uint64_t *
     for (unsigned k = 0; k < s->filled; k++) {
         if (loop >= 0 && s->win_loop[k] != loop)
             continue;
-        *ns += s->win_ns[(size_t)k * (size_t)omp_rt.nodes + (size_t)node];
-        *iters += s->win_iters[(size_t)k * (size_t)omp_rt.nodes + (size_t)node];
+        *ns += s->win_ns[(size_t)k * (size_t)s->nodes + (size_t)node];
+        *iters += s->win_iters[(size_t)k * (size_t)s->nodes + (size_t)node];
         n++;
     }
     return n;
@@ -270,8 +287,8 @@ static void execution_costs(const struct site *s, unsigned last, double *cost, u
     for (unsigned j = 0; j < last && j < s->filled; j++) {
         unsigned k = (s->next + s->window - 1 - j) % s->window;
         uint64_t worst = 0;
-        for (int i = 0; i < omp_rt.nodes; i++) {
-            uint64_t t = s->win_ns[(size_t)k * (size_t)omp_rt.nodes + (size_t)i];
+        for (int i = 0; i < s->nodes; i++) {
+            uint64_t t = s->win_ns[(size_t)k * (size_t)s->nodes + (size_t)i];
             worst = t > worst ? t : worst;
         }
         cost[s->win_loop[k]] += (double)worst;
@@ -295,7 +312,7 @@ static double window_speed(const struct site *s, int node)
  * the slowest node that had some. */
 static void loop_costs(const struct site *s, double *cost, unsigned *count)
 {
-    int nodes = omp_rt.nodes;
+    int nodes = s->nodes;
     for (unsigned l = 0; l < s->nloops; l++) {
         double worst = 0, *c = &cost[l * (unsigned)nodes];
         for (int i = 0; i < nodes; i++) {
@@ -319,7 +336,7 @@ static void loop_costs(const struct site *s, double *cost, unsigned *count)
  * blocks. */
 static double predicted(const struct site *s, const double *cost, const unsigned *count, const uint64_t *bounds)
 {
-    int nodes = omp_rt.nodes;
+    int nodes = s->nodes;
     double total = 0;
     for (unsigned l = 0; l < s->nloops; l++) {
         double worst = 0;
@@ -337,7 +354,7 @@ static double predicted(const struct site *s, const double *cost, const unsigned
  * boundary i would go, in granules.  Returns false without speeds. */
 static bool proportional(const struct site *s, const double *speed, double *target)
 {
-    int nodes = omp_rt.nodes;
+    int nodes = s->nodes;
     double total = 0, acc = 0;
     for (int i = 0; i < nodes; i++)
         total += speed[i];
@@ -356,7 +373,7 @@ static bool proportional(const struct site *s, const double *speed, double *targ
  * returns the largest move, in iterations. */
 static uint64_t bounds_towards(const struct site *s, const double *target, double step, uint64_t *bounds)
 {
-    int nodes = omp_rt.nodes;
+    int nodes = s->nodes;
     uint64_t n = s->key.n, g = omp_profiled.min;
     uint64_t granules = (n + g - 1) / g, floor_each = granules >= (uint64_t)nodes ? 1 : 0, largest = 0;
     bounds[0] = 0;
@@ -385,7 +402,7 @@ static uint64_t bounds_towards(const struct site *s, const double *target, doubl
  * Returns whether the blocks changed. */
 static bool repartition(struct site *s)
 {
-    int nodes = omp_rt.nodes;
+    int nodes = s->nodes;
     double cost[LOOPS * (unsigned)nodes], speed[nodes], target[nodes + 1], best[nodes + 1];
     unsigned count[LOOPS];
     uint64_t bounds[nodes + 1];
@@ -510,9 +527,9 @@ static bool judged_worse(struct site *s)
         free(old);
         return false;
     }
-    for (int i = 1; i < omp_rt.nodes; i++)
+    for (int i = 1; i < s->nodes; i++)
         s->moved[i] = (int64_t)old[i] - (int64_t)s->bounds[i];
-    memcpy(s->bounds, old, ((size_t)omp_rt.nodes + 1) * sizeof *old);
+    memcpy(s->bounds, old, ((size_t)s->nodes + 1) * sizeof *old);
     free(old);
     s->alpha = s->alpha * 2 < 4 * omp_profiled.alpha ? s->alpha * 2 : 4 * omp_profiled.alpha;
     s->step = s->step / 2 > 1.0 / 16 ? s->step / 2 : 1.0 / 16;
@@ -532,7 +549,7 @@ static bool judged_worse(struct site *s)
  * starts the count again. */
 static void settle_execution(struct site *s)
 {
-    int nodes = omp_rt.nodes;
+    int nodes = s->nodes;
     s->done++;
     s->got = 0;
     if (s->migrate_left && mig_request(1))
@@ -612,9 +629,14 @@ static void consume(const void *data, size_t len)
     memcpy(t, data, len);
     qsort(t, n, sizeof *t, cmp_timing);
     for (size_t i = 0; i < n; i++) {
-        if (t[i].site >= prof.n || t[i].node < 0 || t[i].node >= omp_rt.nodes)
+        if (t[i].team < 1 || t[i].team > omp_rt.nodes)
+            dsm_fatal("loop timing of node %d for a team of %d threads", t[i].node, t[i].team);
+        if (omp_rt.node >= t[i].team)
+            continue;
+        struct table *tb = &prof.tables[t[i].team];
+        if (t[i].site >= tb->n || t[i].node < 0 || t[i].node >= t[i].team)
             dsm_fatal("loop timing of node %d for an unknown loop site %u", t[i].node, t[i].site);
-        struct site *s = &prof.v[t[i].site];
+        struct site *s = &tb->v[t[i].site];
         if (t[i].exec != s->done)
             dsm_fatal("internal: loop site %u: timing of execution %lu while collecting %lu", t[i].site,
                       (unsigned long)t[i].exec, (unsigned long)s->done);
@@ -623,7 +645,7 @@ static void consume(const void *data, size_t len)
             s->loop = loop;     /* node 0's, if the nodes' call sites differ */
         s->ns[t[i].node] = t[i].ns;
         s->iters[t[i].node] = t[i].iters;
-        if (++s->got == omp_rt.nodes)
+        if (++s->got == s->nodes)
             settle_execution(s);
     }
     free(t);
@@ -640,21 +662,31 @@ static void *provide(size_t *len)
     return p;
 }
 
-/* Node 0, after the statistics table (every node holds the same blocks):
- * one line per iteration space, its changes and its blocks now. */
-static void report(void)
+/* One line per iteration space of one team size. */
+static void report_table(const struct table *t)
 {
-    if (!prof.n)
-        return;
-    fprintf(stderr, "profiled iteration spaces (iterations start step: changes, undone; block per node)\n");
-    for (size_t i = 0; i < prof.n; i++) {
-        const struct site *s = &prof.v[i];
+    for (size_t i = 0; i < t->n; i++) {
+        const struct site *s = &t->v[i];
         fprintf(stderr, "%12lu %lu %ld: %u, %u;", (unsigned long)s->key.n, (unsigned long)s->key.start,
                 (long)s->key.incr, s->changes, s->undone);
-        for (int n = 0; n < omp_rt.nodes; n++)
+        for (int n = 0; n < s->nodes; n++)
             fprintf(stderr, " %lu", (unsigned long)(s->bounds[n + 1] - s->bounds[n]));
         fputc('\n', stderr);
     }
+}
+
+/* Node 0, after the statistics table (every node of a team holds its blocks):
+ * one line per iteration space, its changes and its blocks now. */
+static void report(void)
+{
+    size_t n = 0;
+    for (int k = 0; k <= omp_rt.nodes; k++)
+        n += prof.tables[k].n;
+    if (!n)
+        return;
+    fprintf(stderr, "profiled iteration spaces (iterations start step: changes, undone; block per node)\n");
+    for (int k = 0; k <= omp_rt.nodes; k++)
+        report_table(&prof.tables[k]);
 }
 
 /* Whether some CPU runs more than one node: the nodes of one host have
@@ -696,6 +728,9 @@ static bool cpus_shared(void)
 
 void omp_profiled_init(void)
 {
+    prof.tables = calloc((size_t)omp_rt.nodes + 1, sizeof *prof.tables);
+    if (!prof.tables)
+        dsm_fatal("out of memory for the profiled schedule");
     prof.cpus_shared = cpus_shared();
     dsm_barrier_extra(provide, consume);
     if (dsm_cfg.stats)

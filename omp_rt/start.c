@@ -10,9 +10,10 @@
  *      so the shared locals of main that parallel regions use are reachable
  *      from every node;
  *   3. the other nodes wait for parallel regions (parallel.c);
- *   4. when node 0 exits (main returns or exit() is called), the exit status
- *      travels to every node with a last barrier; all leave the job and exit
- *      with that status.
+ *   4. when node 0 exits (main returns or exit() is called) outside parallel
+ *      regions, the exit status travels to every node with a last barrier;
+ *      all leave the job and exit with that status.  exit() inside a
+ *      parallel region, on any node, ends the job another way (exit.c).
  *
  * main() never returns to the C library's start-up on the original stack:
  * run_main() calls exit() with its status, as the C library would, from the
@@ -94,10 +95,14 @@ static noreturn void main_on_shared_stack(void *stack, size_t size)
     dsm_fatal("setcontext failed");
 }
 
-/* Node 0 leaving, however it leaves: the others learn its status. */
+/* A node leaving through exit(): node 0 outside parallel regions (main
+ * returned, or exit() was called) takes the others along, which wait for
+ * regions; inside a region, on any node, see exit.c. */
 static void at_exit(int status, void *arg)
 {
     (void)arg;
+    if (omp_rt.node != 0 || omp_rt.in_team)
+        omp_exit_job(status);
     omp_rt_broadcast_exit(status);
     prof_report();
     ompdsm_finalize();
@@ -110,10 +115,12 @@ __attribute__((visibility("default"))) int omp_rt_start(int argc, char **argv, c
     Dl_info exe;
     if (dladdr((void *)real_main, &exe))
         omp_rt.exe_base = (uintptr_t)exe.dli_fbase;
+    omp_exit_init(stdout, stderr);
     dsm_set_globals((uintptr_t)data_start, (uintptr_t)data_end);
     ompdsm_init(&argc, &argv);
     omp_rt.node = ompdsm_node();
     omp_rt.nodes = ompdsm_nodes();
+    omp_rt.team = 1;
     /* The shared heap takes half of the region, main()'s stack comes out of
      * the other half. */
     if (dsm_cfg.region_size < 4 * (size_t)MAIN_STACK_SIZE)
@@ -126,6 +133,7 @@ __attribute__((visibility("default"))) int omp_rt_start(int argc, char **argv, c
     omp_rt_register();
     omp_task_register();
     void *stack = dsm_alloc_pinned(MAIN_STACK_SIZE);
+    on_exit(at_exit, NULL);
     if (omp_rt.node != 0) {
         int status = omp_rt_worker_loop();
         prof_report();
@@ -135,7 +143,6 @@ __attribute__((visibility("default"))) int omp_rt_start(int argc, char **argv, c
         fflush(NULL);
         _exit(status);
     }
-    on_exit(at_exit, NULL);
     boot.main = real_main;
     boot.argc = argc;
     boot.argv = argv;

@@ -362,6 +362,7 @@ static void run_stolen(const struct give *g, int creator, bool arrived)
     dsm_notice_apply();
     dsm_drop_suspects();
     run_as_task(g->fn, g->data, NULL, false);
+    dsm_flush_output();
     dsm_release_push(true);
     if (arrived)
         dsm_barrier_update();
@@ -422,7 +423,7 @@ void omp_task_register(void)
     net_register(OP_TASK_STEAL, on_steal);
     net_register(OP_TASK_GIVE, on_give);
     net_register(OP_TASK_DONE, on_done);
-    dsm_barrier_idle(idle_wanted, idle_work);
+    dsm_barrier_work(idle_wanted, idle_work);
 }
 
 /* ---- waiting ------------------------------------------------------------ */

@@ -229,6 +229,7 @@ void omp_ws_ordered_wait(uint64_t seq, uint64_t iter)
 
 void omp_ws_ordered_done(uint64_t seq, uint64_t next_iter)
 {
+    dsm_flush_output();
     struct ord_req r = { .region = omp_rt.region, .seq = seq, .iter = next_iter };
     if (omp_rt.node == 0)
         ordered_done_at_0(&r);

@@ -153,6 +153,8 @@ suite() {
 suite omp omp/run-omp-tests.sh
 # bad input: a clear message and a non-zero exit, no hang, no orphans
 suite errors errors/run-error-tests.sh
+# output follows synchronisation, is never lost; the program's end is the job's
+suite output output/run-output-tests.sh
 # a node killed or stopped mid-run ends the job, naming it, leaving nothing
 suite faults faults/run-fault-tests.sh
 # the profiled schedule on equal and really slowed nodes

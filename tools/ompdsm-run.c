@@ -20,10 +20,17 @@
  *   - the first failure wins: fail() prints one line naming the node and the
  *     cause, tears the job down, and exits; later deaths (nodes that notice
  *     the teardown) are not reported;
+ *   - the end of the program is no failure: a node that has finalized, or
+ *     any node once one has announced exit(status) inside a parallel region
+ *     (TAG_EXIT), leaves with the program's status, which becomes ours; the
+ *     other nodes of a job ended by TAG_EXIT are stopped without a word
+ *     once the announcing node is gone (it waited until every node had
+ *     written out its output);
  *   - a collective completes when every node has a complete request pending;
  *     the same reply buffer is then queued to every node (reference counted),
  *     written without blocking so that a stuck node cannot stall supervision.
  */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -57,6 +64,7 @@
 #define HELLO_LEN (TOKEN_LEN + 8)       /* token, u32 rank, u32 size */
 #define REQ_HDR_LEN 12                  /* u32 tag, u64 len */
 #define TAG_FINALIZE 0xFFFFFFFFu
+#define TAG_EXIT 0xFFFFFFFEu            /* i32 status: the program ends the job with exit() */
 #define MAX_REQUEST (256u << 20)        /* bytes of one node in one collective */
 #define HELLO_TIMEOUT_MS 10000
 #define KILL_GRACE_MS 2000
@@ -106,6 +114,10 @@ static struct {
     struct stranger strangers[MAX_STRANGERS];
     int nconnected, nalive;
     long long job_deadline, boot_deadline;
+    char *program;              /* PROGRAM, as found in PATH */
+    bool ending;                /* a node announced exit(status) (TAG_EXIT) */
+    int announcer;              /* that node */
+    int status;                 /* the program's exit status, ours at the end */
 } job = { .listen_fd = -1, .sig_pipe = { -1, -1 } };
 
 static void teardown(void);
@@ -177,7 +189,12 @@ static const char help_text[] =
 "    If a node dies (killed by a signal, non-zero exit status, or exit\n"
 "    before the end of the job), ompdsm-run names it, stops the other nodes\n"
 "    (SIGTERM, then SIGKILL after 2 seconds) and exits with a status\n"
-"    derived from the failed node.  No node outlives ompdsm-run.\n"
+"    derived from the failed node.  No node outlives ompdsm-run.  The end\n"
+"    of the program (main() returns, or exit() is called, also inside a\n"
+"    parallel region) is no failure: every node writes out its output and\n"
+"    ompdsm-run exits silently with the program's status.  PROGRAM must be\n"
+"    built with ompdsm-cc (or linked with -lompdsm); ompdsm-run refuses\n"
+"    one that is not.\n"
 "\n"
 "OPTIONS\n"
 "    -np N, -n N, --np N\n"
@@ -224,11 +241,13 @@ static const char help_text[] =
 "    OMPDSM_SIZE for each node; they are not meant to be set by users.\n"
 "\n"
 "EXIT STATUS\n"
-"    0        every node finished normally\n"
-"    X        a node exited with status X\n"
+"    X        the program's: what main() returned or exit() was given\n"
+"             (also inside a parallel region, on any node)\n"
+"    X        a node failed with status X\n"
 "    128+S    a node was killed by signal S, or ompdsm-run received S\n"
-"    1        a node left early, a node did not join in time, or a\n"
-"             bootstrap protocol error\n"
+"    1        a node left early, a node did not join in time, a\n"
+"             bootstrap protocol error, or PROGRAM was not built with\n"
+"             ompdsm-cc (nor linked with -lompdsm)\n"
 "    2        bad command line\n"
 "    124      --timeout expired\n"
 "    127      PROGRAM cannot be executed\n"
@@ -329,7 +348,8 @@ static void parse_args(int argc, char **argv)
     job.argv = argv + i;
 }
 
-/* Fails the way execvp would, but before any node is started. */
+/* Fails the way execvp would, but before any node is started; records the
+ * path found in job.program. */
 static void check_program(const char *prog)
 {
     int err = ENOENT;
@@ -337,6 +357,7 @@ static void check_program(const char *prog)
         struct stat st;
         if (stat(prog, &st) == 0)
             err = S_ISDIR(st.st_mode) ? EISDIR : access(prog, X_OK) ? errno : 0;
+        job.program = strdup(prog);
     } else if (*prog) {
         const char *path = getenv("PATH");
         char buf[PATH_MAX];
@@ -349,6 +370,8 @@ static void check_program(const char *prog)
             snprintf(buf, sizeof buf, "%.*s%s%s", n, p, n ? "/" : "", prog);
             if (stat(buf, &st) == 0 && S_ISREG(st.st_mode))
                 err = access(buf, X_OK) == 0 ? 0 : EACCES;
+            if (err == 0)
+                job.program = strdup(buf);
             if (*end == '\0')
                 break;
             p = end;
@@ -357,6 +380,107 @@ static void check_program(const char *prog)
     if (err) {
         fprintf(stderr, "ompdsm-run: cannot execute '%s': %s\n", prog, strerror(err));
         exit(127);
+    }
+}
+
+/* ---- is PROGRAM an ompdsm program? ----------------------------------------- */
+
+static bool read_at(int fd, void *buf, size_t len, uint64_t off)
+{
+    return pread(fd, buf, len, (off_t)off) == (ssize_t)len;
+}
+
+/* The file offset of virtual address v, from the loadable segments. */
+static bool file_offset(const Elf64_Phdr *ph, int n, uint64_t v, uint64_t *off)
+{
+    for (int i = 0; i < n; i++)
+        if (ph[i].p_type == PT_LOAD && v >= ph[i].p_vaddr && v < ph[i].p_vaddr + ph[i].p_filesz) {
+            *off = v - ph[i].p_vaddr + ph[i].p_offset;
+            return true;
+        }
+    return false;
+}
+
+/* Whether a DT_NEEDED entry of the dynamic section names libompdsm. */
+static bool needs_ompdsm(int fd, const Elf64_Phdr *ph, int n, const Elf64_Phdr *dyn)
+{
+    size_t count = (size_t)(dyn->p_filesz / sizeof(Elf64_Dyn));
+    Elf64_Dyn *d = calloc(count + 1, sizeof *d);
+    uint64_t strtab = 0, strsz = 0, off;
+    bool found = false;
+    if (d == NULL || !read_at(fd, d, count * sizeof *d, dyn->p_offset))
+        count = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (d[i].d_tag == DT_STRTAB)
+            strtab = d[i].d_un.d_ptr;
+        else if (d[i].d_tag == DT_STRSZ)
+            strsz = d[i].d_un.d_val;
+    }
+    char *str = strsz && strsz < (64u << 20) ? malloc(strsz + 1) : NULL;
+    if (str && file_offset(ph, n, strtab, &off) && read_at(fd, str, strsz, off)) {
+        str[strsz] = '\0';
+        for (size_t i = 0; i < count && !found; i++)
+            if (d[i].d_tag == DT_NEEDED && d[i].d_un.d_val < strsz)
+                found = strncmp(str + d[i].d_un.d_val, "libompdsm", 9) == 0;
+    }
+    free(str);
+    free(d);
+    return found;
+}
+
+/* Whether the file holds the name of the variable that tells a node where
+ * the launcher is: a program that carries the bootstrap client itself (the
+ * bootstrap tests' node) joins the job without libompdsm. */
+static bool has_bootstrap_client(int fd)
+{
+    static const char key[] = "OMPDSM_BOOTSTRAP";
+    char buf[65536 + sizeof key];
+    size_t keep = 0;
+    ssize_t n;
+    while ((n = read(fd, buf + keep, sizeof buf - keep)) > 0) {
+        size_t len = keep + (size_t)n;
+        if (memmem(buf, len, key, sizeof key - 1))
+            return true;
+        keep = len < sizeof key ? len : sizeof key - 1;
+        memmove(buf, buf + len - keep, keep);
+    }
+    return false;
+}
+
+/* 1 if the 64-bit ELF executable at path can join a job (it loads
+ * libompdsm, or carries the bootstrap client), 0 if it cannot, -1 if that
+ * cannot be told (a script, another format). */
+static int uses_ompdsm(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    Elf64_Ehdr eh;
+    int verdict = -1;
+    if (fd < 0)
+        return -1;
+    if (read_at(fd, &eh, sizeof eh, 0) && memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
+        eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_phentsize == sizeof(Elf64_Phdr) && eh.e_phnum < 256) {
+        Elf64_Phdr ph[256];
+        if (read_at(fd, ph, eh.e_phnum * sizeof *ph, eh.e_phoff)) {
+            verdict = 0;
+            for (int i = 0; i < eh.e_phnum && verdict == 0; i++)
+                if (ph[i].p_type == PT_DYNAMIC)
+                    verdict = needs_ompdsm(fd, ph, eh.e_phnum, &ph[i]);
+            if (verdict == 0 && has_bootstrap_client(fd))
+                verdict = 1;
+        }
+    }
+    close(fd);
+    return verdict;
+}
+
+/* A program that does not use libompdsm would run whole on every node,
+ * each alone, and never join the job: say so before starting anything. */
+static void check_ompdsm_program(void)
+{
+    if (job.program && uses_ompdsm(job.program) == 0) {
+        note("'%s' was not built with ompdsm-cc (it does not use libompdsm): build it with ompdsm-cc, "
+             "or link it with -lompdsm and call ompdsm_init()", job.argv[0]);
+        exit(1);
     }
 }
 
@@ -672,8 +796,22 @@ static void teardown(void)
     reap(true, false);
 }
 
+/* A node leaving with this status is part of the end of the program, not
+ * a failure: it finalized, or a node announced exit(status) (TAG_EXIT). */
+static bool ordinary_end(int r, int st)
+{
+    if (WIFSIGNALED(st))
+        return false;
+    if (job.nodes[r].finalized && !job.ending)
+        return true;
+    return job.ending && (WEXITSTATUS(st) == job.status || WEXITSTATUS(st) == 0);
+}
+
 /* Judges the nodes reaped in one batch; the worst cause is reported: a
- * signal, then a non-zero status, then an exit before the end of the job. */
+ * signal, then a non-zero status, then an exit before the end of the job.
+ * A node that never joined the job and left with status 0 ran the whole
+ * program alone: it was not built for ompdsm (a script that starts one;
+ * check_ompdsm_program() catches the programs themselves). */
 static void judge_exits(void)
 {
     int worst = -1, worst_level = 0;
@@ -682,12 +820,18 @@ static void judge_exits(void)
             continue;
         job.nodes[r].reaped = false;
         int st = job.nodes[r].status, level = 0;
-        if (WIFSIGNALED(st))
+        if (!job.nodes[r].connected && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+            level = 4;
+        else if (ordinary_end(r, st))
+            level = 0;
+        else if (WIFSIGNALED(st))
             level = 3;
         else if (WEXITSTATUS(st) != 0)
             level = 2;
         else if (!job.nodes[r].finalized && job.nalive > 0)
             level = 1;
+        if (level == 0 && job.nodes[r].finalized && !job.ending && (r == 0 || job.status == 0))
+            job.status = WEXITSTATUS(st);
         if (level > worst_level) {
             worst = r;
             worst_level = level;
@@ -697,6 +841,9 @@ static void judge_exits(void)
         return;
     int st = job.nodes[worst].status;
     long pid = (long)job.nodes[worst].pid;
+    if (worst_level == 4)
+        fail(1, "node %d (pid %ld) ran '%s' without joining the job: it was not built with ompdsm-cc", worst,
+             pid, job.argv[0]);
     if (worst_level == 3)
         fail(128 + WTERMSIG(st), "node %d (pid %ld) killed by signal %d (%s)",
              worst, pid, WTERMSIG(st), strsignal(WTERMSIG(st)));
@@ -706,14 +853,24 @@ static void judge_exits(void)
     fail(1, "node %d (pid %ld) exited before the end of the job", worst, pid);
 }
 
+/* The node that announced exit(status) is gone, after every node wrote out
+ * its output: the others, still in the parallel region, are stopped. */
+static noreturn void end_announced(void)
+{
+    teardown();
+    exit(job.status);
+}
+
 static void on_child_exit(void)
 {
     reap(false, true);
     judge_exits();
     if (job.nalive == 0) {
         close_connections();
-        exit(0);
+        exit(job.status);
     }
+    if (job.ending && !job.nodes[job.announcer].alive)
+        end_announced();
 }
 
 /* ---- HELLO --------------------------------------------------------------- */
@@ -877,6 +1034,28 @@ static void finalize_node(int r)
     release_reply(rp);
 }
 
+/* A node announces exit(status) inside a parallel region: the job ends
+ * with that status (the first announced, if several nodes call exit). */
+static void exit_node(int r)
+{
+    struct node *n = &job.nodes[r];
+    int32_t st;
+    if (n->len != sizeof st)
+        fail(1, "node %d: malformed bootstrap exit", r);
+    memcpy(&st, n->data, sizeof st);
+    if (!job.ending) {
+        job.ending = true;
+        job.announcer = r;
+        job.status = st & 0xff;
+    }
+    n->finalized = true;
+    reset_request(n);
+    struct reply *rp = new_reply(sizeof(uint64_t));
+    memset(rp->bytes, 0, sizeof(uint64_t));
+    queue_reply(n, rp);
+    release_reply(rp);
+}
+
 /* A request header is complete: either a finalize or a collective's data. */
 static void request_header(int r)
 {
@@ -911,8 +1090,12 @@ static void node_readable(int r)
             request_header(r);
     } else {
         got = recv(n->fd, n->data + n->got, (size_t)(n->len - n->got), 0);
-        if (got > 0 && (n->got += (uint64_t)got) == n->len)
-            n->pending = true;
+        if (got > 0 && (n->got += (uint64_t)got) == n->len) {
+            if (n->tag == TAG_EXIT)
+                exit_node(r);
+            else
+                n->pending = true;
+        }
     }
     if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR))
         node_lost(n);
@@ -1052,6 +1235,7 @@ int main(int argc, char **argv)
 {
     parse_args(argc, argv);
     check_program(job.argv[0]);
+    check_ompdsm_program();
     job.nodes = calloc((size_t)job.np, sizeof *job.nodes);
     struct pollfd *fds = calloc((size_t)job.np + MAX_STRANGERS + 2, sizeof *fds);
     int *owner = calloc((size_t)job.np + MAX_STRANGERS + 2, sizeof *owner);

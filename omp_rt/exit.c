@@ -1,0 +1,105 @@
+/*
+ * exit.c: how the job ends when the program calls exit().
+ *
+ * The ordinary end: node 0 leaves main() (or calls exit) outside parallel
+ * regions.  Its exit status travels to every node with a last barrier
+ * (parallel.c), which also writes out every node's buffered output (every
+ * release does, dsm_flush_output), and every node finalizes and exits with
+ * that status; ompdsm-run takes it for the job's.
+ *
+ * Inside a parallel region (any thread, as libgomp allows) the nodes cannot
+ * meet at a barrier: the others are busy in the region.  The node that
+ * calls exit(status) then writes out its output, tells the launcher that
+ * the job ends with that status (boot_exit: nodes that leave now are no
+ * failure), and tells every other node, whose progress thread writes out
+ * that node's output and acknowledges; once all have, it leaves with the
+ * status, and ompdsm-run stops the others and exits with it.  A node that
+ * has acknowledged also leaves by itself a moment later (under mpirun,
+ * which does not stop the others when a node exits with status 0); not at
+ * once, as its acknowledgement must first go out.  Output another thread
+ * is printing at that moment may be cut, as in a process whose thread
+ * calls exit() while another prints.  Program exit handlers run only on
+ * the node that calls exit() (they were registered there, or not at all),
+ * and statistics are not printed.
+ */
+#include "omp_rt.h"
+
+#include "../dsm/boot.h"
+#include "../dsm/log.h"
+#include "../dsm/net.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define OP_JOB_EXIT 31      /* job_exit → every other node (net_send_done) */
+#define LEAVE_AFTER_MS 1000 /* a node told to leave leaves by itself after this */
+
+struct job_exit {
+    uint64_t cookie;
+    int32_t status, pad;
+};
+
+/* The program's stdout and stderr, taken at start: the variables stdout
+ * and stderr may live in the shared globals, which the progress thread
+ * must not touch. */
+static FILE *out, *err;
+
+void omp_exit_init(FILE *o, FILE *e)
+{
+    out = o;
+    err = e;
+}
+
+/* In the progress thread: a stream another thread of this node is writing
+ * right now (its lock held) is left alone rather than waited for. */
+static void try_flush(FILE *f)
+{
+    if (f && ftrylockfile(f) == 0) {
+        fflush_unlocked(f);
+        funlockfile(f);
+    }
+}
+
+static void *leave_later(void *arg)
+{
+    struct timespec t = { .tv_sec = LEAVE_AFTER_MS / 1000, .tv_nsec = LEAVE_AFTER_MS % 1000 * 1000000L };
+    nanosleep(&t, NULL);
+    _exit((int)(intptr_t)arg);
+}
+
+static void on_job_exit(int src, void *body, size_t len)
+{
+    struct job_exit m;
+    if (len != sizeof m)
+        dsm_fatal("malformed exit message from node %d", src);
+    memcpy(&m, body, sizeof m);
+    try_flush(out);
+    try_flush(err);
+    net_send_done(src, m.cookie);
+    pthread_t t;
+    if (pthread_create(&t, NULL, leave_later, (void *)(intptr_t)m.status))
+        _exit(m.status);
+    pthread_detach(t);
+}
+
+void omp_exit_register(void)
+{
+    net_register(OP_JOB_EXIT, on_job_exit);
+}
+
+_Noreturn void omp_exit_job(int status)
+{
+    fflush(NULL);
+    boot_exit(status);
+    struct net_wait w;
+    net_wait_init(&w, (uint32_t)omp_rt.nodes - 1);
+    struct job_exit m = { .cookie = (uint64_t)(uintptr_t)&w, .status = status };
+    for (int n = 0; n < omp_rt.nodes; n++)
+        if (n != omp_rt.node)
+            net_send(n, OP_JOB_EXIT, &m, sizeof m, NULL, 0);
+    net_wait(&w);
+    _exit(status);
+}
