@@ -22,6 +22,12 @@
  * loop timings this way, so every node sees the same timings at the same
  * barrier.
  *
+ * A node that has arrived may still work while it waits (the OpenMP
+ * layer runs tasks other nodes created, dsm_barrier_work): the pages that
+ * work writes reach node 0 as an update of its arrival (OP_BAR_UPDATE)
+ * before the work is reported done, and so before the node that waited for
+ * it can arrive; the release therefore announces them too.
+ *
  * Node 0 collects arrivals in two slots, chosen by the barrier's epoch: a
  * fast node may arrive at barrier e+1 before a slow one has left barrier e,
  * but never at e+2.

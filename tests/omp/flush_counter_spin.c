@@ -6,6 +6,7 @@
  * updates (made at the variable's home, or published by the critical
  * section's end) must reach it through flush alone.  It gives up after 20
  * seconds, so a missing update fails instead of hanging.
+ * Run over tcp too.
  */
 #include <omp.h>
 #include <stdio.h>

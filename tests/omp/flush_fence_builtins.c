@@ -5,6 +5,7 @@
  * way: a producer writes data, fences, sets a flag; a consumer spins on the
  * flag with a fence, then reads the data.  Every thread but 0 consumes, once
  * per kind of fence; a consumer gives up after 20 seconds.
+ * Run over tcp too.
  */
 #include <omp.h>
 #include <stdatomic.h>

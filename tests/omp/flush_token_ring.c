@@ -6,6 +6,7 @@
  * point-to-point pattern of pipelined solvers; it needs flush to make one
  * node's writes visible to another.  A waiter gives up after 20 seconds, so
  * a flush that does not work fails instead of hanging.
+ * Run over tcp too.
  */
 #include <omp.h>
 #include <stdio.h>

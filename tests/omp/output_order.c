@@ -5,6 +5,7 @@
  * matching acquire, with no fflush in the program, also when standard
  * output is a file or a pipe and the C library buffers it (the suite
  * writes it to a file; tests/output also to a pipe).
+ * Run over tcp too.
  */
 #include <omp.h>
 #include <stdio.h>

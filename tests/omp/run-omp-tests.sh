@@ -12,6 +12,9 @@
 # followed by an indented excerpt (diff or log), and no summary: the caller
 # counts the lines.  Exits non-zero if any case failed.
 #
+# A test whose header comment has the line " * Run over tcp too." also runs
+# over UCX's tcp transport on loopback (lines marked "tls=tcp").
+#
 # A test that needs environment variables declares them in its first line,
 #     /* env: OMP_SCHEDULE=dynamic,3 */
 # and they are set for both runs.
@@ -52,6 +55,13 @@ test_env() {
     sed -n '1s|^/\* *env: *\(.*[^ ]\) *\*/ *$|\1|p' "$1"
 }
 
+# transports FILE: shared memory, and tcp over loopback too for a test whose
+# header comment says " * Run over tcp too." (the protocol paths that depend
+# on the transport: flush, tasks).
+transports() {
+    if grep -q '^ \* Run over tcp too\.' "$1"; then echo "sm tcp"; else echo sm; fi
+}
+
 for src in "$SRC"/*.c; do
     name=$(basename "$src" .c)
     gomp=$OUT/$name.gomp
@@ -75,27 +85,33 @@ for src in "$SRC"/*.c; do
         # shellcheck disable=SC2086
         env $extra OMP_NUM_THREADS="$n" timeout "$TIMEOUT" "$gomp" >"$ref" 2>"$ref.err"
         rc_ref=$?
-        # shellcheck disable=SC2086
-        env $extra UCX_TLS=self,sm "$RUN" --timeout "$TIMEOUT" -np "$n" "$dsm" >"$got" 2>"$err"
-        rc_got=$?
-        if [ $rc_ref -ne 0 ]; then
-            echo "FAIL omp/$name np=$n"
-            echo "    libgomp reference run exited with status $rc_ref"
-            excerpt "$ref.err"
-            failed=1
-        elif [ $rc_got -ne 0 ]; then
-            echo "FAIL omp/$name np=$n"
-            echo "    ompdsm run exited with status $rc_got; stderr:"
-            excerpt "$err"
-            failed=1
-        elif ! cmp -s "$ref" "$got"; then
-            echo "FAIL omp/$name np=$n"
-            echo "    output differs (--- libgomp, +++ ompdsm):"
-            diff -u "$ref" "$got" | sed -n '3,17s/^/    /p'
-            failed=1
-        else
-            echo "PASS omp/$name np=$n"
-        fi
+        for tls in $(transports "$src"); do
+            case $tls in
+            sm) tag= ; tls_env="UCX_TLS=self,sm" ;;
+            tcp) tag=" tls=tcp" ; tls_env="UCX_TLS=self,tcp UCX_NET_DEVICES=lo" ;;
+            esac
+            # shellcheck disable=SC2086
+            env $extra $tls_env "$RUN" --timeout "$TIMEOUT" -np "$n" "$dsm" >"$got" 2>"$err"
+            rc_got=$?
+            if [ $rc_ref -ne 0 ]; then
+                echo "FAIL omp/$name np=$n$tag"
+                echo "    libgomp reference run exited with status $rc_ref"
+                excerpt "$ref.err"
+                failed=1
+            elif [ $rc_got -ne 0 ]; then
+                echo "FAIL omp/$name np=$n$tag"
+                echo "    ompdsm run exited with status $rc_got; stderr:"
+                excerpt "$err"
+                failed=1
+            elif ! cmp -s "$ref" "$got"; then
+                echo "FAIL omp/$name np=$n$tag"
+                echo "    output differs (--- libgomp, +++ ompdsm):"
+                diff -u "$ref" "$got" | sed -n '3,17s/^/    /p'
+                failed=1
+            else
+                echo "PASS omp/$name np=$n$tag"
+            fi
+        done
     done
 done
 exit $failed

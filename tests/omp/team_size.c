@@ -5,6 +5,7 @@
  * barriers, static/dynamic/guided/ordered loops, reductions, sections,
  * single with copyprivate, critical, atomic and locks; a region of every
  * thread after a smaller one sees what the smaller one wrote.
+ * Run over tcp too.
  */
 #include <omp.h>
 #include <stdio.h>
