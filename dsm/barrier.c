@@ -142,6 +142,19 @@ static void broadcast_release(struct slot *s, uint64_t epoch)
     s->n = 0;
 }
 
+/* Adds the pages a node wrote to the slot's notices (slot lock held). */
+static void add_notices(struct slot *s, const uint64_t *pages, uint64_t count, int writer)
+{
+    if (s->n + count > s->cap) {
+        s->cap = s->n + count + 1024;
+        s->notes = realloc(s->notes, s->cap * sizeof *s->notes);
+        if (!s->notes)
+            dsm_fatal("out of memory for barrier notices");
+    }
+    for (uint64_t i = 0; i < count; i++)
+        s->notes[s->n++] = (struct bar_notice){ .page = pages[i], .writer = writer };
+}
+
 static void on_arrive(int src, void *body, size_t len)
 {
     struct bar_hdr *h = body;
@@ -157,14 +170,7 @@ static void on_arrive(int src, void *body, size_t len)
     s->members = h->members;
     dsm_buf_put(&s->payload, pages + h->count, h->payload);
     dsm_buf_put(&s->extra, (const char *)(pages + h->count) + h->payload, h->extra);
-    if (s->n + h->count > s->cap) {
-        s->cap = s->n + h->count + 1024;
-        s->notes = realloc(s->notes, s->cap * sizeof *s->notes);
-        if (!s->notes)
-            dsm_fatal("out of memory for barrier notices");
-    }
-    for (uint64_t i = 0; i < h->count; i++)
-        s->notes[s->n++] = (struct bar_notice){ .page = pages[i], .writer = src };
+    add_notices(s, pages, h->count, src);
     if (++s->arrived == (int)s->members)
         broadcast_release(s, h->epoch);
     pthread_mutex_unlock(&s->mu);
@@ -181,14 +187,7 @@ static void on_update(int src, void *body, size_t len)
     const uint64_t *pages = (const uint64_t *)(h + 1);
     struct slot *s = &slots[h->epoch & 1];
     pthread_mutex_lock(&s->mu);
-    if (s->n + h->count > s->cap) {
-        s->cap = s->n + h->count + 1024;
-        s->notes = realloc(s->notes, s->cap * sizeof *s->notes);
-        if (!s->notes)
-            dsm_fatal("out of memory for barrier notices");
-    }
-    for (uint64_t i = 0; i < h->count; i++)
-        s->notes[s->n++] = (struct bar_notice){ .page = pages[i], .writer = src };
+    add_notices(s, pages, h->count, src);
     pthread_mutex_unlock(&s->mu);
     net_send_done(src, h->cookie);
 }

@@ -37,10 +37,10 @@
  * complete, and arrives at a barrier only when it is 0 (the barrier is a
  * task scheduling point); so the barrier completes with every task done.
  *
- * Dependences (depend clauses) are kept by running such a task at once,
- * after every earlier child of its parent completed: later siblings are
- * created after it ended.  Correct, not concurrent.  taskyield does
- * nothing; untied tasks are tied.  if(0), final and included tasks run at
+ * Dependences (depend clauses) hold a task back, at its creating node,
+ * until the siblings it depends on are complete (depend.c); it is queued
+ * then, and may move like any other.  taskyield does nothing; untied tasks
+ * are tied.  if(0), final and included tasks run at
  * once, as do tasks made while more than TASKS_QUEUED_MAX are queued (as
  * libgomp throttles).
  */
@@ -49,6 +49,7 @@
 #define API __attribute__((visibility("default")))
 API int omp_in_final(void);
 #include "omp_rt.h"
+#include "task.h"
 
 #include "../dsm/dsm.h"
 #include "../dsm/log.h"
@@ -72,27 +73,6 @@ API int omp_in_final(void);
 
 enum { OP_TASK_HINT = 16, OP_TASK_STEAL, OP_TASK_GIVE, OP_TASK_DONE };   /* proto.h ends below 16 */
 enum { TASKS_QUEUED_MAX = 256, WAIT_MAX_US = 1000 };
-
-struct group {
-    _Atomic long count;           /* its tasks not complete */
-    struct group *outer;
-};
-
-/* A running task, or a thread's implicit task. */
-struct ctx {
-    _Atomic long children;        /* its child tasks not complete */
-    struct group *group;          /* the innermost taskgroup it is in */
-};
-
-/* A task at the node that created it. */
-struct task {
-    struct task *next;
-    void (*fn)(void *);
-    void *data;
-    struct ctx *parent;
-    struct group *group;
-    bool movable, published;
-};
 
 struct steal_req { uint64_t cookie; };
 enum { GIVE_UNPUBLISHED = 1, GIVE_BUSY = 2 };
@@ -189,18 +169,59 @@ static void run_as_task(void (*fn)(void *), void *data, struct group *group, boo
     cur = saved;
 }
 
-static void complete(struct task *t)
+/* Appends a task to the queue (queue lock held). */
+static void enqueue_locked(struct task *t)
 {
-    atomic_fetch_sub(&t->parent->children, 1);
-    if (t->group)
-        atomic_fetch_sub(&t->group->count, 1);
+    t->next = NULL;
+    if (tq.tail)
+        tq.tail->next = t;
+    else
+        tq.head = t;
+    tq.tail = t;
+    tq.queued++;
+    tq.unpublished += t->movable;
+}
+
+/* Queues the siblings that waited only for t (queue lock held). */
+static void release_successors(struct task *t)
+{
+    size_t n;
+    struct task **ready = omp_dep_done(t, &n);
+    for (size_t i = 0; i < n; i++)
+        enqueue_locked(ready[i]);
+    free(ready);
+}
+
+/* Counts t complete.  The counts are decremented last: a thread that sees
+ * one reach 0 may free what it counts (and, after reap, t). */
+static void complete(struct task *t, bool remote)
+{
+    struct ctx *parent = t->parent;
+    struct group *group = t->group;
+    if (t->kept || remote) {
+        pthread_mutex_lock(&tq.mu);
+        if (t->kept)
+            release_successors(t);
+        if (remote) {
+            t->next = atomic_load(&tq.done);
+            while (!atomic_compare_exchange_weak(&tq.done, &t->next, t))
+                ;
+        }
+        pthread_mutex_unlock(&tq.mu);
+    }
+    if (group)
+        atomic_fetch_sub(&group->count, 1);
+    atomic_fetch_sub(&parent->children, 1);
     atomic_fetch_sub(&tq.outstanding, 1);
 }
 
+/* The data, and the record unless the parent's dependence table still
+ * points to it (omp_dep_clear frees it then). */
 static void free_task(struct task *t)
 {
     omp_rt_free(t->data);
-    free(t);
+    if (!t->kept)
+        free(t);
 }
 
 /* Frees the tasks others completed for us. */
@@ -261,7 +282,7 @@ static bool stealable(const struct task *t, const void *arg)
 static void run_local(struct task *t)
 {
     run_as_task(t->fn, t->data, t->group, false);
-    complete(t);
+    complete(t, false);
     free_task(t);
 }
 
@@ -348,11 +369,7 @@ static void on_done(int src, void *body, size_t len)
     (void)src;
     (void)len;
     struct done *d = body;
-    struct task *t = (struct task *)(uintptr_t)d->ticket;
-    complete(t);
-    t->next = atomic_load(&tq.done);
-    while (!atomic_compare_exchange_weak(&tq.done, &t->next, t))
-        ;
+    complete((struct task *)(uintptr_t)d->ticket, true);
     dsm_notice_news();
 }
 
@@ -462,6 +479,7 @@ static void wait_children(struct ctx *c)
 {
     if (atomic_load(&c->children))
         wait_for(&c->children, child_of, c, false);
+    omp_dep_clear(c);
 }
 
 void omp_task_drain(void)
@@ -469,6 +487,7 @@ void omp_task_drain(void)
     if (atomic_load(&tq.outstanding))
         wait_for(&tq.outstanding, any, NULL, true);
     reap();
+    omp_dep_clear(&implicit_ctx);
 }
 
 /* ---- the ABI ------------------------------------------------------------ */
@@ -479,8 +498,9 @@ static bool run_now(bool if_clause, unsigned flags)
            omp_rt_team_size() == 1 || tq.queued >= TASKS_QUEUED_MAX;
 }
 
-/* Queues a task whose data is ready. */
-static void defer(void (*fn)(void *), void *buf, long size)
+/* A record for a task of the current task whose data is ready, counted
+ * as its child (and in its taskgroup) until complete. */
+static struct task *new_task(void (*fn)(void *), void *buf, long size)
 {
     struct task *t = calloc(1, sizeof *t);
     if (!t)
@@ -494,18 +514,37 @@ static void defer(void (*fn)(void *), void *buf, long size)
     if (t->group)
         atomic_fetch_add(&t->group->count, 1);
     atomic_fetch_add(&tq.outstanding, 1);
+    return t;
+}
+
+/* Queues a task, or, with depend clauses, enters it in its parent's
+ * table, to be queued when its predecessors are complete. */
+static void defer(struct task *t, void **depend)
+{
     pthread_mutex_lock(&tq.mu);
-    if (tq.tail)
-        tq.tail->next = t;
-    else
-        tq.head = t;
-    tq.tail = t;
-    tq.queued++;
-    tq.unpublished += t->movable;
+    if (depend)
+        omp_dep_add(t->parent, t, depend);
+    if (!atomic_load(&t->npred))
+        enqueue_locked(t);
     pthread_mutex_unlock(&tq.mu);
     if (t->movable && tq.hinted != dsm.epoch + 1)
         send_hints();
     publish_if_asked();
+}
+
+/* A task with depend clauses that must run now (if(0), final, a full
+ * queue): it waits for its predecessors, running queued siblings. */
+static void run_now_after_deps(void (*fn)(void *), void *buf, void **depend, bool final)
+{
+    struct task *t = new_task(fn, NULL, 0);
+    pthread_mutex_lock(&tq.mu);
+    omp_dep_add(t->parent, t, depend);
+    pthread_mutex_unlock(&tq.mu);
+    if (atomic_load(&t->npred))
+        wait_for(&t->npred, child_of, cur, false);
+    run_as_task(fn, buf, t->group, final);
+    complete(t, false);
+    free_task(t);
 }
 
 void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
@@ -517,16 +556,22 @@ void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lo
         omp_rt_unsupported("task detach");
     reap();
     publish_if_asked();
-    if (depend || (flags & TASK_FLAG_DEPEND))
-        wait_children(cur);
-    if (run_now(if_clause, flags) || depend || (flags & TASK_FLAG_DEPEND)) {
-        void *buf = cpyfn ? task_data(data, cpyfn, arg_size, arg_align, __builtin_return_address(0)) : data;
-        run_as_task(fn, buf, cur->group, (flags & TASK_FLAG_FINAL) != 0);
+    const void *caller = __builtin_return_address(0);
+    if (!(flags & TASK_FLAG_DEPEND))
+        depend = NULL;
+    if (run_now(if_clause, flags)) {
+        void *buf = cpyfn ? task_data(data, cpyfn, arg_size, arg_align, caller) : data;
+        bool final = (flags & TASK_FLAG_FINAL) != 0;
+        if (depend && omp_rt_team_size() > 1)
+            run_now_after_deps(fn, buf, depend, final);
+        else
+            run_as_task(fn, buf, cur->group, final);
         if (buf != data)
             omp_rt_free(buf);
         return;
     }
-    defer(fn, task_data(data, cpyfn, arg_size, arg_align, __builtin_return_address(0)), arg_size);
+    void *buf = task_data(data, cpyfn, arg_size, arg_align, caller);
+    defer(new_task(fn, buf, arg_size), depend);
 }
 
 void GOMP_taskwait(void)
@@ -585,7 +630,7 @@ static void taskloop_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, 
         run_as_task(fn, buf, cur->group, (flags & TASK_FLAG_FINAL) != 0);
         omp_rt_free(buf);
     } else {
-        defer(fn, buf, arg_size);
+        defer(new_task(fn, buf, arg_size), NULL);
     }
 }
 
