@@ -102,6 +102,8 @@ static struct {
 
 static void keep_missed(const struct bar_notice *notes, size_t n)
 {
+    if (n == 0)     /* notes may be NULL, and memcpy's arguments must not be */
+        return;
     pthread_mutex_lock(&missed.mu);
     if (missed.n + n > missed.cap) {
         missed.cap = missed.n + n + 1024;
