@@ -407,7 +407,8 @@ void *mig_state_export(size_t *len)
         dsm_fatal("out of memory for the home migration state");
     p[0] = when.counted;
     p[1] = when.requested;
-    memcpy(p + 2, when.seen, when.nseen * sizeof *when.seen);
+    if (when.nseen)     /* when.seen is NULL before any loop is seen */
+        memcpy(p + 2, when.seen, when.nseen * sizeof *when.seen);
     return p;
 }
 
