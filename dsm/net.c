@@ -74,11 +74,6 @@ static struct {
     int nregions;
     int timer_ms;               /* -1: no timer */
     void (*timer)(void);
-    /* Application threads progressing the worker themselves right now, and
-     * whether the progress thread waits for them to stop (see
-     * progress_main). */
-    _Atomic uint32_t pollers;
-    _Atomic bool parked;
 } net = { .lock = PTHREAD_MUTEX_INITIALIZER, .timer_ms = -1 };
 
 static __thread int lock_depth;
@@ -264,24 +259,11 @@ void net_wait(struct net_wait *w)
     if (atomic_load(&w->pending) == 0)
         return;
     uint64_t deadline = now_ns() + (uint64_t)dsm_cfg.spin_us * 1000u;
-    net_poll_begin();
     while (atomic_load(&w->pending) != 0 && now_ns() < deadline)
         net_poll();
-    net_poll_end();
     uint32_t v;
     while ((v = atomic_load(&w->pending)) != 0)
         futex(&w->pending, FUTEX_WAIT_PRIVATE, v);
-}
-
-void net_poll_begin(void)
-{
-    atomic_fetch_add(&net.pollers, 1);
-}
-
-void net_poll_end(void)
-{
-    if (atomic_fetch_sub(&net.pollers, 1) == 1 && atomic_load(&net.parked))
-        futex(&net.pollers, FUTEX_WAKE_PRIVATE, 1);
 }
 
 void net_poll(void)
@@ -415,10 +397,8 @@ void net_rma_get(struct net_wait *w, int dst, int id, uint64_t offset, void *buf
 void net_rma_end(struct net_wait *w)
 {
     uint64_t deadline = now_ns() + (uint64_t)dsm_cfg.spin_us * 1000u;
-    net_poll_begin();
     while (atomic_load(&w->pending) != 0 && now_ns() < deadline)
         ucp_worker_progress(net.worker);
-    net_poll_end();
     net_unlock();
     if (atomic_load(&w->pending) != 0) {
         kick_progress_thread();
@@ -477,23 +457,6 @@ static void run_promptly(void)
     syscall(SYS_sched_setattr, 0, &attr, 0);
 }
 
-/* An application thread that progresses the worker while it waits for a
- * reply handles what arrives as well as this thread would.  Woken by the
- * same arrival (its worker is armed), this thread would take the CPU from
- * that application thread (it runs at a lower nice value) only to queue
- * for the transport lock behind it, twice per message.  It steps aside
- * instead until the pollers stop; the last one wakes it. */
-static void park_while_polled(void)
-{
-    uint32_t v;
-    if (!atomic_load(&net.pollers))
-        return;
-    atomic_store(&net.parked, true);
-    while ((v = atomic_load(&net.pollers)) != 0)
-        futex(&net.pollers, FUTEX_WAIT_PRIVATE, v);
-    atomic_store(&net.parked, false);
-}
-
 static void *progress_main(void *arg)
 {
     run_promptly();
@@ -518,7 +481,6 @@ static void *progress_main(void *arg)
             dsm_fatal("epoll_wait: %s", strerror(errno));
         if (net.timer)
             net.timer();
-        park_while_polled();
         for (int i = 0; i < n; i++) {
             if (ev[i].data.fd == net.kickfd) {
                 uint64_t v;

@@ -88,10 +88,7 @@ void net_wait(struct net_wait *w);               /* until pending is 0 */
  * handlers queue (write notices) finds them without waiting for the
  * progress thread to be scheduled. */
 void net_poll(void);
-/* Around a loop of net_poll(): while an application thread polls, the
- * progress thread leaves the worker to it. */
-void net_poll_begin(void);
-void net_poll_end(void);
+
 
 /* The reply that only says "done": a request carries the address of the
  * requester's net_wait as a cookie, and the handler that served it calls

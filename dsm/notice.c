@@ -249,10 +249,8 @@ bool dsm_news_wait(uint32_t seen, unsigned timeout_us)
     /* News usually comes soon after the awaited write: progress the
      * transport here for a moment (as net_wait does) before sleeping. */
     uint64_t deadline = dsm_now_ns() + (uint64_t)dsm_cfg.spin_us * 1000u;
-    net_poll_begin();
     while (atomic_load(&news.gen) == seen && dsm_now_ns() < deadline)
         net_poll();
-    net_poll_end();
     if (atomic_load(&news.gen) != seen)
         return true;
     struct timespec ts = { .tv_sec = timeout_us / 1000000u, .tv_nsec = (long)(timeout_us % 1000000u) * 1000 };

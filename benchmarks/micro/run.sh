@@ -62,11 +62,11 @@ us() { awk '{ for (i = 1; i < NF; i++) if ($i == "hand-off") print $(i + 1) }'; 
 echo
 printf '| %-24s | %8s | %8s | %8s |\n' "flush hand-off (us)" "2" "3" "4"
 printf '|%s|\n' "--------------------------|----------|----------|----------"
-row="| libgomp threads          "
+row="| $(printf '%-24s' "libgomp threads")"
 for n in 2 3 4; do row="$row | $(printf '%8s' "$(OMP_NUM_THREADS=$n "$tmp/handoff.gomp" | us)")"; done
 echo "$row |"
 for tls in shm tcp; do
-    row="| ompdsm nodes, $tls        "
+    row="| $(printf '%-24s' "ompdsm nodes, $tls")"
     for n in 2 3 4; do
         # shellcheck disable=SC2046
         row="$row | $(printf '%8s' "$(env $(ucx_env $tls) "$RUN" -np $n "$tmp/handoff.dsm" | us)")"
