@@ -66,9 +66,9 @@ const char *__lsan_default_suppressions(void)
  * runtime) reach ASan's allocator and are checked by it.
  *
  * What changes for the program: a C library function that reallocates or
- * frees a block the program allocated (getline on a buffer from malloc)
- * hands a shared-heap block to ASan, which stops the program with a
- * "bad-free" report.
+ * frees a block the program allocated hands a shared-heap block to ASan,
+ * which stops the program with a "bad-free" report (not getline and
+ * getdelim: libc_alloc.c grows their buffers in the shared heap).
  *
  * They live in this object, which every program links, rather than in one
  * of their own: the linker applies --wrap to libompdsm's undefined
