@@ -289,7 +289,6 @@ static void on_release(int src, void *body, size_t len)
 
 static void apply_notices(void);
 
-#define OP_IDLE_WAKE 30     /* wake_hdr + notices + data → an idle node */
 
 struct wake_hdr { uint64_t epoch, count, len; uint32_t why, pad; };
 

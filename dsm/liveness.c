@@ -19,7 +19,6 @@
 
 #include <stdatomic.h>
 
-#define NET_OP_HEARTBEAT 1      /* empty body */
 
 static struct {
     int pred, succ;

@@ -36,7 +36,6 @@
 #include <ucp/api/ucp.h>
 #include <unistd.h>
 
-#define NET_MAX_OPS 32
 #define NET_MAX_REGIONS 8
 
 /* A region of memory every node exposes: each node's address and key. */
@@ -164,6 +163,8 @@ void net_register(uint8_t op, net_handler_t handler)
 {
     if (op >= NET_MAX_OPS)
         dsm_fatal("internal: message op %u out of range", op);
+    if (net.handlers[op])
+        dsm_fatal("internal: message op %u registered twice", op);
     net.handlers[op] = handler;
     ucp_am_handler_param_t p = {
         .field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB
@@ -576,7 +577,6 @@ static void setup_epoll(void)
         dsm_fatal("epoll_ctl: %s", strerror(errno));
 }
 
-#define NET_OP_DONE 2      /* cookie: see net_send_done */
 
 static void on_done(int src, void *body, size_t len)
 {

@@ -26,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ops.h"
+
 /* A message handler; body is aligned to 8 bytes, so a handler may read a
  * header struct at its start in place. */
 typedef void (*net_handler_t)(int src, void *body, size_t len);

@@ -1,5 +1,6 @@
 /*
- * proto.h: the messages of the coherence protocol, one op code each.
+ * proto.h: the bodies of the coherence protocol's messages (their op codes
+ * are in ops.h, with every layer's).
  *
  * Requests that expect an answer carry a cookie: the address of the
  * requester's waiting structure, returned untouched in the reply.  Page
@@ -10,20 +11,7 @@
 
 #include <stdint.h>
 
-enum dsm_op {
-    OP_HOME_REQ = 3,       /* home_req → base: who is home? (claim it if nobody) */
-    OP_HOME_REP,       /* home_rep → requester */
-    OP_DIFF,           /* batch_hdr + entries → home: apply these runs (net_send_done) */
-    OP_BAR_ARRIVE,     /* bar_hdr + pages written → node 0 */
-    OP_BAR_RELEASE,    /* bar_hdr + notices → every node */
-    OP_LOCK_ACQ,       /* lock_req → manager */
-    OP_LOCK_GRANT,     /* lock_grant + pages → requester */
-    OP_LOCK_REL,       /* lock_req + pages written → manager */
-    OP_ATOMIC,         /* atomic_req → home (atomic.c) */
-    OP_ATOMIC_REP,     /* atomic_rep → requester */
-    OP_NOTICE,         /* notice_hdr + pages written → every other node (notice.c) */
-    OP_BAR_UPDATE,     /* notice_hdr + pages written after arriving → node 0 (net_send_done) */
-};
+#include "ops.h"
 
 struct home_req { uint64_t cookie, page; };
 struct home_rep { uint64_t cookie; int32_t home; int32_t pad; };

@@ -38,7 +38,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define OP_MIG_COUNTS 28   /* batch_hdr + counts_entry[] → home (net_send_done) */
 
 struct counts_entry { uint64_t page; uint32_t reads, writes; };
 

@@ -34,7 +34,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define OP_JOB_EXIT 31      /* job_exit → every other node (net_send_done) */
 #define LEAVE_AFTER_MS 1000 /* a node told to leave leaves by itself after this */
 
 struct job_exit {

@@ -50,7 +50,6 @@
 #define SLAB (64UL << 10)
 #define SMALL_MAX 2048
 #define USER_SPACE (1ULL << 47)
-#define OP_HEAP_FREE 26
 
 static const uint32_t class_size[] = { 16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048 };
 #define NCLASSES (sizeof class_size / sizeof *class_size)

@@ -71,7 +71,6 @@ API int omp_in_final(void);
 #define TASK_FLAG_REDUCTION (1u << 12)
 #define TASK_FLAG_DETACH (1u << 13)
 
-enum { OP_TASK_HINT = 16, OP_TASK_STEAL, OP_TASK_GIVE, OP_TASK_DONE };   /* proto.h ends below 16 */
 enum { TASKS_QUEUED_MAX = 256, WAIT_MAX_US = 1000 };
 
 struct steal_req { uint64_t cookie; };

@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OP_WS_NEXT = 20, OP_WS_CHUNK, OP_ORD_WAIT, OP_ORD_DONE };
 
 struct waiter {
     int node;
