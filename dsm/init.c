@@ -118,7 +118,12 @@ void ompdsm_finalize(void)
         dsm_protect(dsm.segs[0].first_page, dsm.segs[0].npages, PG_RW);
     if (dsm_cfg.stats)
         dsm_stats_report();
-    /* After this round no node sends anything: it is safe to tear down. */
+    /* Nothing may be on its way to a node that tears down: heartbeats stop,
+     * and the messages sent without a reply (write notices) must have
+     * left.  After this round no node sends anything: it is safe to tear
+     * down. */
+    dsm_liveness_stop();
+    net_flush();
     boot_barrier(4);
     dsm_fault_remove();
     net_finalize();

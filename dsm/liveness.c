@@ -18,12 +18,14 @@
 #include "stats.h"
 
 #include <stdatomic.h>
+#include <stdbool.h>
 
 
 static struct {
     int pred, succ;
     uint64_t timeout_ns, period_ns, next_beat, last_tick;
     _Atomic uint64_t last_heard;     /* from pred, monotonic ns */
+    _Atomic bool stopped;
 } live;
 
 static void on_heartbeat(int src, void *body, size_t len)
@@ -39,6 +41,8 @@ static void on_heartbeat(int src, void *body, size_t len)
  * the clock starts again. */
 static void tick(void)
 {
+    if (atomic_load(&live.stopped))
+        return;
     uint64_t now = dsm_now_ns();
     if (now - live.last_tick > live.timeout_ns / 2)
         atomic_store(&live.last_heard, now);
@@ -72,4 +76,9 @@ void dsm_liveness_register(int node, int nodes)
     live.last_tick = dsm_now_ns();
     atomic_store(&live.last_heard, live.last_tick);
     net_set_timer((unsigned)(live.period_ns / 1000000u), tick);
+}
+
+void dsm_liveness_stop(void)
+{
+    atomic_store(&live.stopped, true);
 }

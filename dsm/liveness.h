@@ -9,4 +9,8 @@
  * checks heartbeats.  Before net_start(); the clock starts now. */
 void dsm_liveness_register(int node, int nodes);
 
+/* No heartbeat is sent or expected any more (the job is ending: a
+ * heartbeat sent to a node that has closed its endpoints would fail). */
+void dsm_liveness_stop(void);
+
 #endif

@@ -638,6 +638,22 @@ static void close_endpoints(void)
     net.eps = NULL;
 }
 
+void net_flush(void)
+{
+    ucp_request_param_t p = { 0 };
+    net_lock();
+    ucs_status_ptr_t r = ucp_worker_flush_nbx(net.worker, &p);
+    if (UCS_PTR_IS_ERR(r))
+        dsm_fatal("flushing the transport failed: %s", ucs_status_string(UCS_PTR_STATUS(r)));
+    if (r) {
+        while (ucp_request_check_status(r) == UCS_INPROGRESS)
+            ucp_worker_progress(net.worker);
+        check(ucp_request_check_status(r), "flushing the transport");
+        ucp_request_free(r);
+    }
+    net_unlock();
+}
+
 void net_finalize(void)
 {
     if (net.running) {

@@ -37,6 +37,10 @@ typedef void (*net_handler_t)(int src, void *body, size_t len);
 void net_init(int rank, int size);
 /* Starts the progress thread; handlers must be registered before. */
 void net_start(void);
+/* Waits until UCX has completed every message this node sent, also those
+ * nobody answers (write notices): a peer may then close its endpoint
+ * without failing a send still on its way. */
+void net_flush(void);
 /* Stops the progress thread and releases UCX.  Collective callers must
  * first make sure that no node will send to us any more. */
 void net_finalize(void);
