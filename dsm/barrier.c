@@ -289,7 +289,6 @@ static void on_release(int src, void *body, size_t len)
 
 static void apply_notices(void);
 
-
 struct wake_hdr { uint64_t epoch, count, len; uint32_t why, pad; };
 
 /* At an idle node: the wake that came, until the node takes it.  Node 0

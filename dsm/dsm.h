@@ -248,7 +248,7 @@ void *dsm_alloc_pinned(size_t size);
 void dsm_flush(void);
 size_t dsm_release_push(bool wait);     /* returns the number of pages published */
 void dsm_notice_push(const uint64_t *pages, size_t n, bool wait);
-void dsm_notice_apply(void);
+size_t dsm_notice_apply(void);       /* returns the number of notices applied */
 void dsm_notice_prune(void);
 void dsm_notice_register(void);
 /* News: something another node did changed this node's memory or inbox,
@@ -261,5 +261,9 @@ bool dsm_news_wait(uint32_t seen, unsigned timeout_us);
 
 /* Invalidate a list of pages that other nodes wrote (used by barrier and lock). */
 void dsm_invalidate(const uint64_t *pages, const int32_t *writers, size_t n);
+/* The same outside a barrier (a lock's grant, notices, suspect copies): a
+ * page this node also wrote since its last release is published first
+ * (and its notice pushed), so that none of its writes is lost. */
+void dsm_drop_copies(const uint64_t *pages, size_t n);
 
 #endif

@@ -219,13 +219,7 @@ void dsm_drop_suspects(void)
     dsm_plist_take(&dsm.suspect, &l);
     pthread_mutex_unlock(&dsm.lists_mu);
     dsm_plist_sort(&l);
-    for (size_t i = 0; i < l.n; i++) {
-        if (dsm.twin[l.pages[i]]) {     /* written since: publish first */
-            dsm_release_push(false);
-            break;
-        }
-    }
-    dsm_invalidate(l.pages, NULL, l.n);
+    dsm_drop_copies(l.pages, l.n);
     dsm_plist_free(&l);
 }
 

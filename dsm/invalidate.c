@@ -42,3 +42,14 @@ void dsm_invalidate(const uint64_t *pages, const int32_t *writers, size_t n)
     dsm_settle_claimed(drop, k, PG_INVALID);
     free(drop);
 }
+
+void dsm_drop_copies(const uint64_t *pages, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (dsm.twin[pages[i]]) {
+            dsm_release_push(false);
+            break;
+        }
+    }
+    dsm_invalidate(pages, NULL, n);
+}

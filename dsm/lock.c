@@ -221,16 +221,6 @@ void dsm_lock_register(void)
     net_register(OP_LOCK_GRANT, on_grant);
 }
 
-/* A page about to be invalidated may hold our own unflushed writes (we
- * wrote it before acquiring); publish them first so none is lost. */
-static bool any_dirty(const uint64_t *pages, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (dsm.twin[pages[i]])
-            return true;
-    return false;
-}
-
 /* Locks this node holds, with the length of the lock log when each was
  * acquired. */
 static struct held {
@@ -282,9 +272,7 @@ static bool acquire(uint64_t id, bool try_only)
     net_wait(&gw.w);
     if (gw.refused)
         return false;
-    if (any_dirty(gw.pages, gw.n))
-        dsm_release_push(false);
-    dsm_invalidate(gw.pages, NULL, gw.n);
+    dsm_drop_copies(gw.pages, gw.n);     /* our writes to them published first */
     dsm_notice_apply();
     dsm_drop_suspects();
     free(gw.pages);

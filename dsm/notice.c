@@ -176,13 +176,13 @@ size_t dsm_release_push(bool wait)
     return n;
 }
 
-void dsm_notice_apply(void)
+size_t dsm_notice_apply(void)
 {
     net_poll();
     pthread_mutex_lock(&inbox.mu);
     if (inbox.n == 0) {
         pthread_mutex_unlock(&inbox.mu);
-        return;
+        return 0;
     }
     struct entry *v = inbox.v;
     size_t n = squeeze(v, inbox.n, dsm.epoch);
@@ -193,17 +193,13 @@ void dsm_notice_apply(void)
     uint64_t *pages = malloc(n * sizeof *pages + 1);
     if (!pages)
         dsm_fatal("out of memory for write notices");
-    bool dirty = false;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++)
         pages[i] = v[i].page;
-        dirty |= dsm.twin[pages[i]] != NULL;
-    }
     free(v);
-    if (dirty)     /* our own unpublished writes to a page another node wrote */
-        dsm_release_push(false);
-    dsm_invalidate(pages, NULL, n);
+    dsm_drop_copies(pages, n);
     STAT_ADD(notices_applied, n);
     free(pages);
+    return n;
 }
 
 void dsm_notice_prune(void)
@@ -281,11 +277,10 @@ void dsm_flush(void)
     uint64_t t0 = dsm_now_ns();
     dsm_flush_output();
     uint32_t seen = atomic_load(&news.gen);
-    uint64_t before = atomic_load(&dsm_stats.notices_applied);
     size_t published = dsm_release_push(true);
-    dsm_notice_apply();
+    size_t dropped = dsm_notice_apply();
     dsm_drop_suspects();
-    bool idle = !published && atomic_load(&dsm_stats.notices_applied) == before;
+    bool idle = !published && !dropped;
     if (idle && spin.last_idle && t0 - spin.last_end < SPIN_GAP_NS && wait_for_news(seen)) {
         dsm_notice_apply();
         dsm_drop_suspects();

@@ -57,7 +57,6 @@ API int omp_in_final(void);
 
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
