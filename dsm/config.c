@@ -99,13 +99,16 @@ static void load_home(void)
         dsm_fatal("OMPDSM_HOME='%s' is not one of cyclic, block, first-touch", v);
 }
 
-/* off | first | every | every:N */
+/* auto | off | first | every | every:N */
 static void load_migrate(void)
 {
     const char *v = env("OMPDSM_MIGRATE");
-    dsm_cfg.migrate = DSM_MIGRATE_OFF;
+    dsm_cfg.migrate = DSM_MIGRATE_AUTO;
     dsm_cfg.migrate_every = 1;
-    if (!v || !strcasecmp(v, "off") || !strcmp(v, "0"))
+    if (!v || !strcasecmp(v, "auto"))
+        return;
+    dsm_cfg.migrate = DSM_MIGRATE_OFF;
+    if (!strcasecmp(v, "off") || !strcmp(v, "0"))
         return;
     if (!strcasecmp(v, "first")) {
         dsm_cfg.migrate = DSM_MIGRATE_FIRST;
@@ -125,7 +128,7 @@ static void load_migrate(void)
             }
         }
     }
-    dsm_fatal("OMPDSM_MIGRATE='%s' is not one of off, first, every, every:N (N a positive integer)", v);
+    dsm_fatal("OMPDSM_MIGRATE='%s' is not one of auto, off, first, every, every:N (N a positive integer)", v);
 }
 
 static bool parse_bool(const char *name, bool dflt)

@@ -17,7 +17,7 @@ enum dsm_home_policy { DSM_HOME_CYCLIC, DSM_HOME_BLOCK, DSM_HOME_FIRST_TOUCH };
 /* When the OpenMP layer's counted barriers (the ends of parallel regions and
  * worksharing loops) migrate homes: never, at the first one, or at every
  * migrate_every-th one. */
-enum dsm_migrate_mode { DSM_MIGRATE_OFF, DSM_MIGRATE_FIRST, DSM_MIGRATE_EVERY };
+enum dsm_migrate_mode { DSM_MIGRATE_OFF, DSM_MIGRATE_FIRST, DSM_MIGRATE_EVERY, DSM_MIGRATE_AUTO };
 
 struct dsm_config {
     uintptr_t region_base;      /* OMPDSM_REGION_BASE */

@@ -85,6 +85,7 @@ struct dsm {
      * resets them), and the list of the pages counted (PF_CNT). */
     uint32_t *reads, *writes;
     struct dsm_plist counted;
+    uint64_t remote_writes;       /* write faults on pages homed elsewhere, since then */
     /* The sharer bitmap of the pages this node is home of: word 0 counts
      * registrations, then one bit per page.  Other nodes set bits with
      * one-sided atomics (flush.c); the bits are never cleared. */

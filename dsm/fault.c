@@ -267,6 +267,8 @@ void dsm_fault(uint64_t page, bool write)
     dsm_count_fault(page, write);
     /* Learning the home may take a message (first touch); do it unlocked. */
     int home = dsm_home_of(page);
+    if (write && home != dsm.node)
+        __atomic_fetch_add(&dsm.remote_writes, 1, __ATOMIC_RELAXED);
     struct dsm_stripe *s = dsm_stripe(page);
     pthread_mutex_lock(&s->mu);
     while (dsm_flag(page, PF_BUSY))

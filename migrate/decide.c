@@ -8,6 +8,13 @@
  * to the current home (a move gains nothing), and among other nodes to the
  * one this home has given the fewest pages so far, which keeps the homes
  * balanced when nodes share pages evenly.
+ *
+ * A page that no node wrote in the region stays too.  Its readers fetched
+ * it once and keep their copies until somebody writes it, so a move saves
+ * nothing; and the home's own reads are no faults, so counts of reads alone
+ * would send a page to any node that read it once -- the neighbour that
+ * reads a boundary row, or the master that sums the result -- away from
+ * the node that uses it every step, and back at the next migration.
  */
 #include "migrate.h"
 
@@ -30,11 +37,15 @@ static int choose(const struct mig_count *c, size_t n, int nodes, int self, uint
 {
     for (int k = 0; k < nodes; k++)
         w[k] = 0;
+    bool written = false;
     for (size_t i = 0; i < n; i++) {
         if (c[i].node == self && c[i].writes)
             return -1;
+        written |= c[i].writes != 0;
         w[c[i].node] += c[i].reads + 2 * (uint64_t)c[i].writes;
     }
+    if (!written)
+        return -1;
     int to = self;
     for (int k = 0; k < nodes; k++)
         if (w[k] > w[to] || (w[k] == w[to] && to != self && given[k] < given[to]))

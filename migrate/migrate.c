@@ -105,6 +105,7 @@ static void ensure_registered(void)
 /* Takes this node's counts and resets them for the next region. */
 static struct dsm_plist take_counts(void)
 {
+    __atomic_store_n(&dsm.remote_writes, 0, __ATOMIC_RELAXED);
     struct dsm_plist l = { 0 };
     pthread_mutex_lock(&dsm.lists_mu);
     dsm_plist_take(&dsm.counted, &l);
@@ -291,6 +292,8 @@ static void report_points(void)
 
 /* ---- the step, and when to take it ------------------------------------ */
 
+static void auto_adjust(size_t moved);
+
 static void migrate_step(void)
 {
     ensure_registered();
@@ -307,6 +310,7 @@ static void migrate_step(void)
     n = len / sizeof *all;
     apply_moves(all, n);
     record_point(all, n);
+    auto_adjust(n);
     free(all);
     dsm_barrier();
     STAT_ADD(migrations, 1);
@@ -333,14 +337,62 @@ void mig_migrate(void)
     dsm_barrier_group(group);
 }
 
+/* OMPDSM_MIGRATE=auto, the default: a counted barrier migrates when the
+ * team's write faults on pages homed elsewhere, since the last migration,
+ * reach a threshold.  Those faults are what a migration can save: each is
+ * a twin and a diff, again at every interval in which the page is written
+ * (reads alone never move a page, decide.c).  The counted barrier carries
+ * each node's count, so every node sees the same total and decides alike,
+ * and a program whose homes have settled pays eight bytes per barrier.  A
+ * migration that moves few pages for the faults that caused it (pages that
+ * two nodes write in turn, which stay) doubles the threshold, so such a
+ * program migrates ever more rarely; one that moves many restores it. */
+enum { AUTO_BASE = 64, AUTO_MAX = 1 << 24 };
+
 /* What decides which counted barriers migrate; every node keeps it alike,
  * and nodes that sat out a team's barriers take node 0's (mig_state_*). */
 static struct {
     uint64_t counted;           /* counted barriers so far */
     unsigned requested;         /* counted barriers until a requested migration, 0: none */
+    uint64_t threshold;         /* auto: remote write faults that make a migration due */
+    uint64_t trigger;           /* auto: the team's remote write faults at the last decision */
     uintptr_t *seen;            /* OMPDSM_MIGRATE=first: the loops that have ended once */
     size_t nseen, cap;
-} when;
+} when = { .threshold = AUTO_BASE };
+
+/* A counted barrier that also adds up the team's remote write faults. */
+static uint64_t auto_barrier(void)
+{
+    uint64_t mine = __atomic_load_n(&dsm.remote_writes, __ATOMIC_RELAXED), total = 0;
+    size_t len;
+    uint64_t *all = dsm_barrier_gather(&mine, sizeof mine, &len);
+    for (size_t i = 0; i < len / sizeof *all; i++)
+        total += all[i];
+    free(all);
+    return total;
+}
+
+static void auto_adjust(size_t moved)
+{
+    if (dsm_cfg.migrate != DSM_MIGRATE_AUTO)
+        return;
+    if (4 * (uint64_t)moved >= when.trigger)
+        when.threshold = AUTO_BASE;
+    else if (when.threshold < AUTO_MAX)
+        when.threshold *= 2;
+}
+
+/* The first parallel region starts.  The master's set-up before it shows
+ * nothing of how the team will use the pages, and its writes, as home of
+ * the pages it allocated, would keep every one of them where it is. */
+void mig_team_starts(void)
+{
+    static bool started;
+    if (!started) {
+        started = true;
+        reset_counts();
+    }
+}
 
 bool mig_request(unsigned after)
 {
@@ -387,10 +439,17 @@ bool mig_counted_barrier(uintptr_t loop)
 {
     when.counted++;
     bool due = when.requested > 0 && --when.requested == 0;
-    if (dsm_cfg.migrate == DSM_MIGRATE_FIRST)
+    if (dsm_cfg.migrate == DSM_MIGRATE_FIRST) {
         due |= first_end_of(loop) || when.counted == 1;      /* records every loop */
-    else if (dsm_cfg.migrate == DSM_MIGRATE_EVERY)
+    } else if (dsm_cfg.migrate == DSM_MIGRATE_EVERY) {
         due |= when.counted % dsm_cfg.migrate_every == 0;
+    } else if (dsm_cfg.migrate == DSM_MIGRATE_AUTO) {
+        when.trigger = auto_barrier();
+        due |= when.trigger >= when.threshold;
+        if (due)
+            mig_migrate();
+        return due;
+    }
     if (due)
         mig_migrate();
     else
@@ -400,25 +459,27 @@ bool mig_counted_barrier(uintptr_t loop)
 
 void *mig_state_export(size_t *len)
 {
-    *len = 2 * sizeof(uint64_t) + when.nseen * sizeof *when.seen;
+    *len = 3 * sizeof(uint64_t) + when.nseen * sizeof *when.seen;
     uint64_t *p = malloc(*len);
     if (!p)
         dsm_fatal("out of memory for the home migration state");
     p[0] = when.counted;
     p[1] = when.requested;
+    p[2] = when.threshold;
     if (when.nseen)     /* when.seen is NULL before any loop is seen */
-        memcpy(p + 2, when.seen, when.nseen * sizeof *when.seen);
+        memcpy(p + 3, when.seen, when.nseen * sizeof *when.seen);
     return p;
 }
 
 void mig_state_import(const void *data, size_t len)
 {
-    uint64_t head[2];
+    uint64_t head[3];
     if (len < sizeof head || (len - sizeof head) % sizeof *when.seen)
         dsm_fatal("malformed home migration state (%zu bytes)", len);
     memcpy(head, data, sizeof head);
     when.counted = head[0];
     when.requested = (unsigned)head[1];
+    when.threshold = head[2];
     when.nseen = 0;
     const char *p = (const char *)data + sizeof head;
     for (size_t i = 0; i < (len - sizeof head) / sizeof *when.seen; i++) {

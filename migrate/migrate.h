@@ -30,8 +30,8 @@ struct mig_move {
 
 /* Decides the new homes of pages that node `self` is home of, from the
  * counts of every node (c is reordered).  A page stays where it is if
- * keep(page) says so or if the home itself wrote it in the region;
- * otherwise it goes to the node with the largest reads + 2 x writes, the
+ * keep(page) says so, if the home itself wrote it in the region or if no
+ * node wrote it; otherwise it goes to the node with the largest reads + 2 x writes, the
  * home winning ties, and ties between other nodes going to the one given
  * the fewest pages so far.  Writes at most n moves to out; returns their
  * number. */
@@ -54,6 +54,10 @@ void mig_state_import(const void *data, size_t len);
  * loop's call site, or 0): a home migration instead when OMPDSM_MIGRATE
  * says this one is due (then it returns true). */
 bool mig_counted_barrier(uintptr_t loop);
+
+/* Called by every node of a team as a parallel region starts: at the
+ * first, the counts so far (the master's set-up) are forgotten. */
+void mig_team_starts(void);
 
 /* Asks for a migration at the after-th counted barrier from now, unless
  * OMPDSM_MIGRATE is off (an earlier request wins); returns whether one

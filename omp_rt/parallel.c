@@ -102,6 +102,7 @@ static void enter_team(int size)
     team.size = size;
     team.num = omp_rt.node;
     dsm_barrier_group(size);
+    mig_team_starts();
 }
 
 /* loop: the worksharing loop a combined parallel loop region ends, or 0.

@@ -1,8 +1,8 @@
 /*
  * The migration policy (migrate/decide.c) on hand-made counts: the heaviest
- * node (reads + 2 x writes) becomes home; a page the home wrote, or that
- * keep() protects, stays; the home wins ties; ties among other nodes are
- * spread evenly.
+ * node (reads + 2 x writes) becomes home; a page the home wrote, that
+ * nobody wrote, or that keep() protects, stays; the home wins ties; ties
+ * among other nodes are spread evenly.
  */
 #include "../../migrate/migrate.h"
 
@@ -45,8 +45,10 @@ static void weights(void)
 {
     struct mig_count c[] = {
         { 1, 1, 3, 0 }, { 1, 2, 0, 2 },            /* page 1: node 1 weighs 3, node 2 weighs 4 */
-        { 2, 1, 5, 0 }, { 2, 0, 4, 0 },            /* page 2: node 1 (5) beats the home (4) */
-        { 3, 1, 4, 0 }, { 3, 0, 4, 0 },            /* page 3: tie with the home: stays */
+        { 2, 1, 5, 0 }, { 2, 0, 4, 0 },            /* page 2: read only: stays */
+        { 3, 1, 4, 0 }, { 3, 0, 2, 1 },            /* page 3: the home wrote it: stays */
+        { 8, 1, 5, 0 }, { 8, 2, 0, 2 },            /* page 8: node 1 (5) beats the writer (4) */
+        { 9, 1, 2, 1 }, { 9, 0, 4, 0 },            /* page 9: tie with the home: stays */
         { 4, 0, 0, 1 }, { 4, 1, 100, 100 },        /* page 4: the home wrote it: stays */
         { 5, 0, 9, 0 },                            /* page 5: only the home: stays */
         { 6, 2, 1, 0 }, { 6, 2, 1, 1 },            /* page 6: two entries of node 2 add up */
@@ -56,8 +58,10 @@ static void weights(void)
     struct mig_move m[16];
     size_t k = mig_decide(c, n, 3, 0, keep_page_7, m);
     EXPECT(dest(m, k, 1) == 2, "page 1 should go to node 2, went to %d", dest(m, k, 1));
-    EXPECT(dest(m, k, 2) == 1, "page 2 should go to node 1, went to %d", dest(m, k, 2));
-    EXPECT(dest(m, k, 3) == -1, "page 3 (tie with the home) moved to %d", dest(m, k, 3));
+    EXPECT(dest(m, k, 2) == -1, "page 2 (read only) moved to %d", dest(m, k, 2));
+    EXPECT(dest(m, k, 3) == -1, "page 3 (written by its home) moved to %d", dest(m, k, 3));
+    EXPECT(dest(m, k, 8) == 1, "page 8 should go to node 1, went to %d", dest(m, k, 8));
+    EXPECT(dest(m, k, 9) == -1, "page 9 (tie with the home) moved to %d", dest(m, k, 9));
     EXPECT(dest(m, k, 4) == -1, "page 4 (written by its home) moved to %d", dest(m, k, 4));
     EXPECT(dest(m, k, 5) == -1, "page 5 (home only) moved to %d", dest(m, k, 5));
     EXPECT(dest(m, k, 6) == 2, "page 6 should go to node 2, went to %d", dest(m, k, 6));
@@ -67,14 +71,14 @@ static void weights(void)
         EXPECT(m[i].from == 0, "move of page %lu does not come from the home", (unsigned long)m[i].page);
 }
 
-/* 100 pages read equally by nodes 1 and 2 (home 0): split 50/50. */
+/* 100 pages written equally by nodes 1 and 2 (home 0): split 50/50. */
 static void balance(void)
 {
     enum { PAGES = 100 };
     struct mig_count c[2 * PAGES];
     for (int p = 0; p < PAGES; p++) {
-        c[2 * p] = (struct mig_count){ (uint64_t)p, 1, 3, 0 };
-        c[2 * p + 1] = (struct mig_count){ (uint64_t)p, 2, 3, 0 };
+        c[2 * p] = (struct mig_count){ (uint64_t)p, 1, 1, 1 };
+        c[2 * p + 1] = (struct mig_count){ (uint64_t)p, 2, 1, 1 };
     }
     struct mig_move m[2 * PAGES];
     size_t k = mig_decide(c, 2 * PAGES, 3, 0, keep_none, m);

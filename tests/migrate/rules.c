@@ -7,10 +7,15 @@
  * pages must still be at their homes (a page its home wrote never moves)
  * and the odd pages at their writer; every byte written must read back.
  *
- * Phase 2, a new region on fresh pages: two nodes other than the home read
- * each page once and nobody writes.  Each page must stay or go to one of
- * the two readers, and each home must split its pages between the readers
- * evenly (at 2 nodes the home is itself a reader, so the pages stay).
+ * Phase 2, a new region on fresh pages: two nodes other than the home
+ * each write their own byte of each page once.  Each page must stay or go
+ * to one of the two writers, and each home must split its pages between
+ * the writers evenly (at 2 nodes the home is itself a writer, so the pages
+ * stay); both bytes must read back.
+ *
+ * Phase 0, a region before both: the node after the home reads each fresh
+ * page and nobody writes.  Every page must stay: a copy nobody invalidates
+ * is fetched once, so moving it gains nothing.
  */
 #include "../dsm/check.h"
 
@@ -46,25 +51,48 @@ static void phase1(int me, int n, size_t ps)
     ompdsm_barrier();
 }
 
+static void phase0(int me, int n, size_t ps)
+{
+    volatile char *c = ompdsm_alloc(PAGES * ps);
+    int home[PAGES];
+    for (int p = 0; p < PAGES; p++)
+        home[p] = ompdsm_home_of((const char *)c + p * ps);
+    char sum = 0;
+    for (int p = 0; p < PAGES; p++)
+        if (me == (home[p] + 1) % n)
+            sum += c[p * ps];
+    CHECK(sum == 0, "fresh pages not zero");
+    ompdsm_barrier_migrate_home();
+    for (int p = 0; p < PAGES; p++) {
+        int now = ompdsm_home_of((const char *)c + p * ps);
+        CHECK(now == home[p], "page %d, only read by node %d, moved from %d to %d", p, (home[p] + 1) % n,
+              home[p], now);
+    }
+    ompdsm_barrier();
+}
+
 static void phase2(int me, int n, size_t ps)
 {
     volatile char *b = ompdsm_alloc(PAGES * ps);
     int home[PAGES];
     for (int p = 0; p < PAGES; p++)
         home[p] = ompdsm_home_of((const char *)b + p * ps);
-    char sum = 0;
-    for (int p = 0; p < PAGES; p++)
-        if (me == (home[p] + 1) % n || me == (home[p] + 2) % n)
-            sum += b[p * ps];
-    CHECK(sum == 0, "fresh pages not zero");
+    for (int p = 0; p < PAGES; p++) {
+        if (me == (home[p] + 1) % n)
+            b[p * ps + 1] = 1;
+        if (me == (home[p] + 2) % n)
+            b[p * ps + 2] = 2;
+    }
     ompdsm_barrier_migrate_home();
     int to_a[64] = { 0 }, to_b[64] = { 0 };
     for (int p = 0; p < PAGES; p++) {
         int h = home[p], ra = (h + 1) % n, rb = (h + 2) % n;
         int now = ompdsm_home_of((const char *)b + p * ps);
-        CHECK(now == h || now == ra || now == rb, "page %d read by %d and %d moved to %d", p, ra, rb, now);
+        CHECK(now == h || now == ra || now == rb, "page %d written by %d and %d moved to %d", p, ra, rb, now);
         if (ra == h || rb == h)
-            CHECK(now == h, "page %d read equally by its home %d and node %d moved to %d", p, h, ra, now);
+            CHECK(now == h, "page %d written by its home %d and node %d moved to %d", p, h, ra, now);
+        CHECK(b[p * ps + 1] == 1 && b[p * ps + 2] == 2,
+              "page %d: a written byte was lost in the move", p);
         to_a[h] += now == ra && ra != h;
         to_b[h] += now == rb && rb != h;
     }
@@ -79,8 +107,10 @@ int main(int argc, char **argv)
     ompdsm_init(&argc, &argv);
     int me = ompdsm_node(), n = ompdsm_nodes();
     size_t ps = ompdsm_page_size();
-    /* Phase 2 first: its region must hold nothing but its own reads (the
-     * checks of phase 1 read every page, and would count as well). */
+    /* Phases 0 and 2 first: their regions must hold nothing but their own
+     * accesses (the checks of phase 1 read every page, and would count as
+     * well). */
+    phase0(me, n, ps);
     phase2(me, n, ps);
     phase1(me, n, ps);
     ompdsm_stats_t st;
