@@ -28,7 +28,6 @@
  */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "nas.h"
 
@@ -123,8 +122,7 @@ int main(int argc, char **argv)
     }
     long batches = 1L << (c->m - BATCH_LOG2);
     double sx = 0.0, sy = 0.0;
-    long q[NQ];
-    memset(q, 0, sizeof q);
+    long q[NQ] = { 0 };
 
     double t0 = nas_wtime();
     double jump = EP_MULT;

@@ -43,8 +43,8 @@ static const double IS_MULT = 1220703125.0;   /* 5^13 */
 
 /* The expected rank of test key t in ranking `it` is
  *   rank[t] + dir[t] * (it - lag[t]),
- * the published ranks being those of a ranking lag[t] (the keys that each
- * iteration replaces move some test keys up and others down by one). */
+ * with the published rank[t], direction and offset of each class: the two
+ * keys replaced before every ranking move each test key's rank by one. */
 struct is_class {
     char name;
     int keys_log2, max_key_log2;
