@@ -29,8 +29,9 @@
  *
  * Parallelism is the ordinary kind: a `#pragma omp parallel for` on the
  * outer (i3) loop of every grid operation, `schedule(runtime)` on those of
- * the V-cycle, a reduction for the norm.  The boundary copies and the
- * initial random field are plain setup loops.
+ * the V-cycle, a reduction for the norm.  The periodic boundary copies are
+ * small loops without a schedule clause; the right-hand side is generated
+ * sequentially, as its random stream is, before the timed part.
  *
  *   mg [S|W|A]                  (default A)
  */
