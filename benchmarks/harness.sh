@@ -1,23 +1,29 @@
 #!/bin/sh
-# harness.sh: the benchmark harness.  One command builds Laplace and Himeno
-# for libgomp, ompdsm and MPI, runs each of them at the same thread / node /
-# rank counts, checks every checksum against libgomp's, and prints one
-# Markdown table of median times and of ratios computed from this very run
-# (never from figures measured another day).  Also writes a CSV (one row per
-# run) and an SVG plot.  benchmarks/README is the user documentation; `sh
+# harness.sh: the benchmark harness.  One command builds the benchmarks
+# (Laplace and Himeno, and the suite of real program shapes: the NAS
+# kernels EP, CG, MG, FT, IS, the ADI solver and the textbook Jacobi) for
+# libgomp, ompdsm and, where a hand-written version exists, MPI; runs each
+# of them at the same thread / node / rank counts, ompdsm once per
+# configuration (home policy x migration mode, and the defaults); checks
+# every result against libgomp's; and prints Markdown tables of median
+# times and of ratios computed from this very run (never from figures
+# measured another day).  Also writes a CSV (one row per measurement) and
+# an SVG plot.  benchmarks/README is the user documentation; `sh
 # benchmarks/harness.sh --help` the reference.
 #
-# Structure: parse options; build; set up what the mode needs (a CPU hog for
-# --slow, network namespaces for --netns; both undone by the EXIT trap, also
-# after a failure or ^C); run every measurement, appending one line per run
-# to a raw file; then one awk program turns the raw file into the tables,
-# the checksum verdicts and the CSV, and gnuplot draws the CSV.
+# Structure: parse options; build (a benchmark whose source is not there
+# yet is skipped with a note); set up what the mode needs (a CPU hog for
+# --slow, network namespaces for --netns; both undone by the EXIT trap,
+# also after a failure or ^C); run every measurement, appending one line
+# per run to a raw file; then benchmarks/report.awk turns the raw file into
+# the tables, the verdicts and the CSV (tests/harness runs it on a recorded
+# raw file), and gnuplot draws the CSV.
 set -eu
 
 usage() {
     cat <<'EOF'
 NAME
-    harness.sh - run Laplace and Himeno on libgomp, ompdsm and MPI, one table
+    harness.sh - run the benchmarks on libgomp, ompdsm and MPI, one table
 
 SYNOPSIS
     sh benchmarks/harness.sh [OPTIONS] [BUILD_DIR]
@@ -27,25 +33,32 @@ DESCRIPTION
     BUILD_DIR: ./build, an ompdsm build tree) with gcc -fopenmp, ompdsm-cc
     and mpicc, then, for every benchmark and size, runs
       - libgomp with 1 thread and with as many threads as each node count;
-      - MPI (mpirun, the hand-written benchmarks/mpi versions) with as many
-        ranks as each node count;
-      - ompdsm (ompdsm-run) at each node count, once per configuration: the
-        static schedule with each home-migration mode (--migrate), and with
-        --profiled the profiled schedule too.
+      - MPI (mpirun, the hand-written benchmarks/mpi versions; Laplace and
+        Himeno only) with as many ranks as each node count;
+      - ompdsm (ompdsm-run) at each node count, once per configuration:
+        the static schedule with each home policy (--home) and each
+        home-migration mode (--migrate), with --profiled the profiled
+        schedule too, and once with no OMPDSM_* variable set at all (the
+        library's defaults, the row marked **default**).
     Each run is repeated (--reps) and the median time is reported.  The time
-    is the one the benchmark prints: its iteration loop, not start-up or
-    initialisation.  The runs get OMP_SCHEDULE=static (profiled for the
-    profiled configuration), OMP_NUM_THREADS for libgomp, OMPDSM_MIGRATE
-    and OMPDSM_HOME for ompdsm, UCX_TLS=self,sm (or the --netns settings);
-    OMP_NUM_THREADS, OMP_PLACES, OMP_PROC_BIND, OMPDSM_MIGRATE and
-    OMPDSM_HOME inherited from the caller are dropped.  The benchmarks use
-    schedule(runtime) loops, so OMP_SCHEDULE decides their distribution.
+    is the one the benchmark prints: its timed part (the iteration loop, or
+    what the NAS specification times), not start-up or initialisation.  The
+    runs get OMP_SCHEDULE=static (profiled for the profiled configuration),
+    OMP_NUM_THREADS for libgomp, OMPDSM_HOME and OMPDSM_MIGRATE for ompdsm
+    (none for the defaults), UCX_TLS=self,sm (or the --netns settings);
+    OMP_NUM_THREADS, OMP_PLACES, OMP_PROC_BIND and every OMPDSM_* variable
+    inherited from the caller (but OMPDSM_CC) are dropped.  The benchmarks
+    use schedule(runtime) loops, so OMP_SCHEDULE decides their distribution.
 
-    Every run's checksum must equal the checksum of libgomp with 1 thread:
-    bit for bit for Laplace; for Himeno, whose gosa is a reduction summed
-    in an order that depends on the thread count, to 1e-6 relative.  A
-    mismatch or a failed run is marked in the table, listed on stderr, and
-    makes the harness exit with status 1 once everything has run.
+    Every run is checked against libgomp with 1 thread: Laplace's checksum
+    bit for bit; Himeno's gosa (a reduction summed in an order that depends
+    on the thread count) to 1e-6 relative; a NAS kernel must say
+    verified=yes and its checksum agree to 1e-6; ADI and Jacobi to 1e-9.
+    A mismatch or a failed run is marked in the table, listed on stderr,
+    and makes the harness exit with status 1 once everything has run.
+
+    A benchmark whose source is not in benchmarks/ (the NAS kernels arrive
+    one by one) is skipped with a note on stderr and in the table's footer.
 
     Progress goes to stderr, one line per run ("[k/n] what ... time");
     the tables go to stdout; the output of every run to
@@ -53,33 +66,46 @@ DESCRIPTION
 
 OPTIONS
     --bench LIST
-        Benchmarks to run, blank- or comma-separated: laplace, himeno
-        (default: both).
+        Benchmarks to run, blank- or comma-separated: laplace, himeno, and
+        the suite: ep, cg, mg, ft, is (the NAS kernels), adi, jacobi
+        (default: laplace himeno).
+    --suite
+        The suite: --bench 'ep cg mg ft is adi jacobi', each at its suite
+        size (NAS class A, ADI 64, Jacobi 2048; with --quick NAS class S).
+        Combines with --home, --migrate, --nodes, --sizes ...
     --sizes LIST
-        Problem sizes: 1024 and/or 2048 for Laplace (the grid is N x N),
-        S and/or M for Himeno (65x65x129, 129x129x257).  Each size applies
-        to the benchmark it belongs to (default: 1024 S).
+        Problem sizes.  A size applies to every benchmark it is a size of:
+        1024 and 2048 to Laplace (the grid is N x N); S and M to Himeno
+        (65x65x129, 129x129x257); S, W and A to the NAS kernels (the
+        class).  BENCH:SIZE applies to one benchmark only, and is the way
+        to size ADI (adi:N, an N^3 grid) and Jacobi (jacobi:N, N x N):
+        e.g. --sizes 'S adi:32 jacobi:1024'.  A benchmark that the list
+        gives no size runs at its default size: Laplace 1024, Himeno S, NAS
+        A (S with --quick), ADI 64, Jacobi 2048.
     --nodes LIST
         Node counts, also the libgomp thread counts and MPI rank counts
         (default: 1 2 4).
     --reps N
         Runs of each measurement; the median is reported (default 3).
     --iter N
-        Iterations of every benchmark (default: the benchmark's own, 100
-        for Laplace, 80 for Himeno).
+        Iterations of Laplace, Himeno, ADI (time steps) and Jacobi (default:
+        the benchmark's own, 100 for Laplace and Jacobi, 80 for Himeno, 130
+        for ADI).  The NAS kernels run the iterations of their class.
+    --home LIST
+        OMPDSM_HOME values to run ompdsm with: cyclic, block, first-touch,
+        or all for the three (default: cyclic).
     --migrate LIST
         OMPDSM_MIGRATE values to run ompdsm with: off, first, every,
         every:N (default: off first).  The first one is the reference of
-        the "migration gain" ratio.
+        the "migration gain" ratio.  Every --home value runs with every
+        --migrate value.
     --profiled
-        Also run ompdsm with OMP_SCHEDULE=profiled (with each --migrate
-        value).  Off by default.
-    --home POLICY
-        OMPDSM_HOME for every ompdsm run: cyclic, block, first-touch
-        (default cyclic, the library's default).
+        Also run ompdsm with OMP_SCHEDULE=profiled (with each --home and
+        --migrate value).  Off by default.
     --quick
-        A smoke run of a few seconds: 1 and 2 nodes, 1 repetition, 10
-        iterations (sizes as by default).  Options given explicitly win.
+        A smoke run of a few seconds per benchmark: 1 and 2 nodes, 1
+        repetition, 10 iterations, NAS class S.  Options given explicitly
+        win.
     --slow NODE
         Make node NODE (and MPI rank NODE) slower for real, the way
         --slow-by says.  Implies --bind-to core.
@@ -129,26 +155,36 @@ OPTIONS
         Print this help and exit.
 
 OUTPUT
-    Per benchmark and size, two Markdown tables.  The first gives the
-    median time in seconds per implementation (rows) and node count
+    Per benchmark and size, two Markdown tables (benchmarks/report.awk
+    makes them from the raw results).  The first gives the median time in
+    seconds per implementation and configuration (rows) and node count
     (columns; threads for libgomp, ranks for MPI).  The second gives
     ratios of those medians, each written so that above 1 means the run
     named in the row is faster:
-      speedup vs libgomp 1 thread   time(libgomp, 1 thread) / time(run)
-      vs MPI                        time(MPI, N ranks) / time(ompdsm, N)
-      migration gain                time(ompdsm, first --migrate value)
-                                      / time(ompdsm, this value)
-      profiled gain                 time(ompdsm static) / time(ompdsm
-                                      profiled), same --migrate value;
-                                      and static with the first --migrate
-                                      value against profiled with another
-      vs ompdsm 1 node              time(ompdsm, 1 node) / time(ompdsm, N)
-    "FAIL" marks a run that failed, "BAD" a checksum mismatch.
+      vs libgomp 1 thread      time(libgomp, 1 thread) / time(run)
+      vs libgomp, same count   time(libgomp, N threads) / time(ompdsm, N)
+      vs MPI                   time(MPI, N ranks) / time(ompdsm, N)
+      vs ompdsm 1 node         time(same configuration, 1 node) / time(N)
+      vs best configuration    time(fastest correct ompdsm configuration,
+                                 N) / time(this configuration, N)
+      migration gain           time(first --migrate value) / time(this
+                                 value), same home and schedule
+      profiled gain            time(static) / time(profiled), same home
+                                 and migration mode
+    and which configuration was the best at each node count.  Then two
+    summaries over all benchmarks and sizes of the run: the default
+    configuration on each (vs 1 node, vs libgomp with as many threads, vs
+    the best configuration) with a geometric-mean row, and for every
+    configuration the geometric means of those ratios.
+    "FAIL" marks a run that failed, "BAD" a checksum mismatch or a NAS
+    kernel that did not verify.
 
     CSV columns: benchmark,size,impl,nodes,config,median_s,min_s,max_s,
-    checksum; impl is libgomp, mpi or ompdsm; config is the schedule, and
-    for ompdsm also the migration mode (static/migrate=off); a failed run
-    has empty times and checksum FAILED.
+    checksum,verified; impl is libgomp, mpi or ompdsm; config is the
+    schedule, and for ompdsm also the home policy and migration mode
+    (static/home=cyclic/migrate=off; static/default for the defaults);
+    verified is yes or no for the NAS kernels, empty otherwise; a failed
+    run has empty times and checksum FAILED.
 
 EXIT STATUS
     0  every run succeeded with the right checksum
@@ -157,6 +193,9 @@ EXIT STATUS
 
 EXAMPLES
     sh benchmarks/harness.sh build
+    sh benchmarks/harness.sh --quick build
+    sh benchmarks/harness.sh --suite --home all --nodes '1 2' build
+    sh benchmarks/harness.sh --quick --suite --sizes 'adi:32 jacobi:512' build
     sh benchmarks/harness.sh --bench laplace --sizes '1024 2048' build
     sh benchmarks/harness.sh --quick --slow 1 build
     sh benchmarks/harness.sh --netns --nodes '2 4' --bench himeno build
@@ -172,12 +211,13 @@ die() {
 
 BUILD=build
 o_bench="" o_sizes="" o_nodes="" o_reps="" o_iter="" o_migrate="" o_bind=""
-PROFILED=0 QUICK=0 SLOW="" SLOW_BY=share NETNS=0 HOME_POLICY=cyclic TIMEOUT=600 CSV="" PLOT=""
+PROFILED=0 QUICK=0 SUITE=0 SLOW="" SLOW_BY=share NETNS=0 HOMES=cyclic TIMEOUT=600 CSV="" PLOT=""
 while [ $# -gt 0 ]; do
     case $1 in
     -h | --help) usage; exit 0 ;;
     --profiled) PROFILED=1 ;;
     --quick) QUICK=1 ;;
+    --suite) SUITE=1 ;;
     --netns) NETNS=1 ;;
     --bench | --sizes | --nodes | --reps | --iter | --migrate | --home | --slow | --slow-by | \
         --bind-to | --timeout | --csv | --plot)
@@ -189,7 +229,7 @@ while [ $# -gt 0 ]; do
         --reps) o_reps=$2 ;;
         --iter) o_iter=$2 ;;
         --migrate) o_migrate=$2 ;;
-        --home) HOME_POLICY=$2 ;;
+        --home) HOMES=$2 ;;
         --slow) SLOW=$2 ;;
         --slow-by) SLOW_BY=$2 ;;
         --bind-to) o_bind=$2 ;;
@@ -210,21 +250,82 @@ if [ $QUICK -eq 1 ]; then
 else
     d_nodes="1 2 4" d_reps=3 d_iter=""
 fi
+NAS="ep cg mg ft is"
+SUITE_BENCHES="$NAS adi jacobi"
+ALL_BENCHES="laplace himeno $SUITE_BENCHES"
+if [ $SUITE -eq 1 ]; then
+    [ -z "$o_bench" ] || die "--suite and --bench exclude each other (--suite is --bench '$SUITE_BENCHES')"
+    o_bench=$SUITE_BENCHES
+fi
 BENCHES=$(echo "${o_bench:-laplace himeno}" | tr , ' ')
-SIZES=$(echo "${o_sizes:-1024 S}" | tr , ' ')
+SIZES=$(echo "$o_sizes" | tr , ' ')
 NODES=$(echo "${o_nodes:-$d_nodes}" | tr , ' ')
 REPS=${o_reps:-$d_reps}
 ITER=${o_iter:-$d_iter}
 MIGRATE=$(echo "${o_migrate:-off first}" | tr , ' ')
+HOMES=$(echo "$HOMES" | tr , ' ')
+[ "$HOMES" != all ] || HOMES="cyclic block first-touch"
 BIND=${o_bind:-none}
 [ -n "$SLOW" ] && [ -z "$o_bind" ] && BIND=core
 
 is_count() { case $1 in '' | *[!0-9]*) return 1 ;; *) [ "$1" -ge "$2" ] ;; esac; }
+is_nas() { case " $NAS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+
+# fits BENCH SIZE: whether SIZE is one of BENCH's sizes (ADI's and Jacobi's
+# are any N of 3 or more, given as adi:N, jacobi:N).
+fits() {
+    case $1 in
+    laplace) case $2 in 1024 | 2048) return 0 ;; esac ;;
+    himeno) case $2 in S | M) return 0 ;; esac ;;
+    ep | cg | mg | ft | is) case $2 in S | W | A) return 0 ;; esac ;;
+    adi | jacobi) is_count "$2" 3 && return 0 ;;
+    esac
+    return 1
+}
+
+# default_size BENCH: its size when --sizes gives it none.
+default_size() {
+    case $1 in
+    laplace) echo 1024 ;;
+    himeno) echo S ;;
+    adi) echo 64 ;;
+    jacobi) echo 2048 ;;
+    *) if [ $QUICK -eq 1 ]; then echo S; else echo A; fi ;;
+    esac
+}
+
+# sizes_of BENCH: the sizes BENCH runs at: its BENCH:SIZE entries of
+# --sizes, the plain entries that are sizes of it (never for ADI and
+# Jacobi, whose N is only taken qualified), or its default size.
+sizes_of() {
+    got=""
+    for s in $SIZES; do
+        case $s in
+        "$1":*) got="$got ${s#*:}" ;;
+        *:*) ;;
+        *) case $1 in adi | jacobi) ;; *) ! fits "$1" "$s" || got="$got $s" ;; esac ;;
+        esac
+    done
+    [ -n "$got" ] || got=$(default_size "$1")
+    echo "${got# }"
+}
+
 for b in $BENCHES; do
-    case $b in laplace | himeno) ;; *) die "unknown benchmark '$b' (laplace, himeno)" ;; esac
+    case " $ALL_BENCHES " in *" $b "*) ;; *) die "unknown benchmark '$b' ($ALL_BENCHES)" ;; esac
 done
 for s in $SIZES; do
-    case $s in 1024 | 2048 | S | M) ;; *) die "unknown size '$s' (1024, 2048, S, M)" ;; esac
+    case $s in
+    *:*)
+        b=${s%%:*}
+        case " $BENCHES " in *" $b "*) ;; *) die "size '$s': $b is not among the benchmarks ($BENCHES)" ;; esac
+        fits "$b" "${s#*:}" || die "size '$s': not a size of $b" ;;
+    *)
+        ok=0
+        for b in $ALL_BENCHES; do
+            case $b in adi | jacobi) ;; *) ! fits "$b" "$s" || ok=1 ;; esac
+        done
+        [ $ok -eq 1 ] || die "unknown size '$s' (1024, 2048, S, M, W, A, or BENCH:SIZE, e.g. adi:32)" ;;
+    esac
 done
 for n in $NODES; do is_count "$n" 1 || die "bad node count '$n'"; done
 is_count "$REPS" 1 || die "bad --reps '$REPS'"
@@ -233,7 +334,9 @@ is_count "$TIMEOUT" 1 || die "bad --timeout '$TIMEOUT'"
 for m in $MIGRATE; do
     case $m in off | first | every | every:[0-9]*) ;; *) die "bad --migrate value '$m'" ;; esac
 done
-case $HOME_POLICY in cyclic | block | first-touch) ;; *) die "bad --home '$HOME_POLICY'" ;; esac
+for h in $HOMES; do
+    case $h in cyclic | block | first-touch) ;; *) die "bad --home value '$h' (cyclic, block, first-touch, all)" ;; esac
+done
 case $BIND in core | none) ;; *) die "bad --bind-to '$BIND' (core, none)" ;; esac
 case $SLOW_BY in share | quota | hog) ;; *) die "bad --slow-by '$SLOW_BY' (share, quota, hog)" ;; esac
 MAXN=$(echo "$NODES" | tr ' ' '\n' | sort -n | tail -n 1)
@@ -254,8 +357,13 @@ PLOT=${PLOT:-$OUT/harness.svg}
 LOG=$OUT/harness.log
 HAVE_MPI=1
 command -v mpicc >/dev/null && command -v mpirun >/dev/null || HAVE_MPI=0
-# Only what this harness sets may steer the runs.
-unset OMP_NUM_THREADS OMP_PLACES OMP_PROC_BIND OMPDSM_MIGRATE OMPDSM_HOME || true
+# Only what this harness sets may steer the runs: the default configuration
+# is the one with no OMPDSM_* variable at all (OMPDSM_CC, which only
+# ompdsm-cc reads, may stay).
+unset OMP_NUM_THREADS OMP_PLACES OMP_PROC_BIND || true
+for v in $(env | sed -n 's/^\(OMPDSM_[A-Za-z0-9_]*\)=.*/\1/p'); do
+    [ "$v" = OMPDSM_CC ] || unset "$v"
+done
 
 # ---- clean-up (hog, namespaces, temporary files) -----------------------------
 
@@ -288,30 +396,63 @@ trap 'exit 143' TERM HUP
 
 # ---- build -------------------------------------------------------------------
 
-# size_flag BENCH SIZE: the -D flag that selects SIZE.  fits BENCH SIZE:
-# whether SIZE is one of BENCH's sizes.
+# Laplace and Himeno fix their size at compile time (one executable per
+# size, named with it); the suite's benchmarks take it on the command line.
+source_of() { if is_nas "$1"; then echo "$SRC/nas/$1.c"; else echo "$SRC/$1/$1.c"; fi; }
+compiled_size() { [ "$1" = laplace ] || [ "$1" = himeno ]; }
 size_flag() { if [ "$1" = laplace ]; then echo "-DN=$2"; else echo "-DSIZE_$2"; fi; }
-fits() { case $1:$2 in laplace:[0-9]* | himeno:[SM]) return 0 ;; *) return 1 ;; esac; }
+has_mpi() { [ $HAVE_MPI -eq 1 ] && [ -f "$SRC/mpi/${1}_mpi.c" ]; }
 
+# exe_of BENCH SIZE gomp|dsm|mpi: the executable of one build.
+exe_of() {
+    if compiled_size "$1"; then echo "$OUT/$1/$1.$3.$2"; else echo "$OUT/$1/$1.$3"; fi
+}
+
+# args_of BENCH SIZE: the command-line arguments of a run.
+args_of() {
+    if compiled_size "$1"; then
+        echo "$ITER"
+    elif is_nas "$1"; then
+        echo "$2"
+    else
+        echo "$2 $ITER"
+    fi
+}
+
+# build BENCH [SIZE]: SIZE for Laplace and Himeno only.
 build() {
     mkdir -p "$OUT/$1"
-    f=$(size_flag "$1" "$2")
-    exe=$OUT/$1/$1
-    gcc -fopenmp -O2 "$f" "$SRC/$1/$1.c" -o "$exe.gomp.$2" &&
-        "$BUILD/tools/ompdsm-cc" -O2 "$f" "$SRC/$1/$1.c" -o "$exe.dsm.$2" &&
-        { [ $HAVE_MPI -eq 0 ] || mpicc -O2 "$f" "$SRC/mpi/${1}_mpi.c" -o "$exe.mpi.$2"; }
+    f=""
+    [ $# -lt 2 ] || f=$(size_flag "$1" "$2")
+    s=${2:-}
+    # shellcheck disable=SC2086
+    gcc -fopenmp -O2 $f "$(source_of "$1")" -o "$(exe_of "$1" "$s" gomp)" -lm &&
+        "$BUILD/tools/ompdsm-cc" -O2 $f "$(source_of "$1")" -o "$(exe_of "$1" "$s" dsm)" -lm &&
+        { ! has_mpi "$1" || mpicc -O2 $f "$SRC/mpi/${1}_mpi.c" -o "$(exe_of "$1" "$s" mpi)" -lm; }
 }
+
+SKIPPED="" present=""
+for b in $BENCHES; do
+    if [ -f "$(source_of "$b")" ]; then
+        present="$present${present:+ }$b"
+    else
+        echo "harness: $(source_of "$b" | sed "s|^$TOP/||") does not exist (yet): $b skipped" >&2
+        SKIPPED="$SKIPPED${SKIPPED:+ }$b"
+    fi
+done
+BENCHES=$present
+[ -n "$BENCHES" ] || die "none of the benchmarks asked for exists yet ($SKIPPED)"
 
 mkdir -p "$OUT"
 : >"$LOG"
 for b in $BENCHES; do
-    any=0
-    for s in $SIZES; do
-        fits "$b" "$s" || continue
-        any=1
-        build "$b" "$s" >>"$LOG" 2>&1 || { tail -n 20 "$LOG" >&2; die "building $b $s failed (see $LOG)"; }
-    done
-    [ $any -eq 1 ] || echo "harness: no size of $b in --sizes '$SIZES': $b skipped" >&2
+    if compiled_size "$b"; then
+        for s in $(sizes_of "$b"); do
+            build "$b" "$s" >>"$LOG" 2>&1 || { tail -n 20 "$LOG" >&2; die "building $b $s failed (see $LOG)"; }
+        done
+    else
+        build "$b" >>"$LOG" 2>&1 || { tail -n 20 "$LOG" >&2; die "building $b failed (see $LOG)"; }
+    fi
 done
 [ $HAVE_MPI -eq 1 ] || echo "harness: mpicc/mpirun not found: MPI runs skipped" >&2
 
@@ -425,32 +566,36 @@ run_mpi() {
 
 # shellcheck disable=SC2086
 run_dsm() {
-    exe=$1 sched=$3 mig=$4
+    exe=$1 sched=$3 dsm_env=""
+    # The default configuration: no OMPDSM_* variable at all.
+    [ "$4" = default ] || dsm_env="OMPDSM_HOME=$4 OMPDSM_MIGRATE=$5"
     set -- "$BUILD/ompdsm-run" -np "$2" --timeout "$TIMEOUT" --bind-to "$BIND"
     if [ $NETNS -eq 1 ]; then
         # UCX must start inside the namespace: setns in the process is not enough.
-        OMP_SCHEDULE=$sched OMPDSM_MIGRATE=$mig OMPDSM_HOME=$HOME_POLICY UCX_TLS=tcp \
-            UCX_NET_DEVICES=eth0 "$@" --bind "$NET.254" --exec-prefix "$PREFIX ip netns exec $NS%r" \
-            "$exe" $ARGS
+        env $dsm_env OMP_SCHEDULE=$sched UCX_TLS=tcp UCX_NET_DEVICES=eth0 \
+            "$@" --bind "$NET.254" --exec-prefix "$PREFIX ip netns exec $NS%r" "$exe" $ARGS
     else
         [ -z "$PREFIX" ] || set -- "$@" --exec-prefix "$PREFIX"
-        OMP_SCHEDULE=$sched OMPDSM_MIGRATE=$mig OMPDSM_HOME=$HOME_POLICY UCX_TLS=self,sm \
-            "$@" "$exe" $ARGS
+        env $dsm_env OMP_SCHEDULE=$sched UCX_TLS=self,sm "$@" "$exe" $ARGS
     fi
 }
 
-# plan: the measurements of one benchmark and size, one per line,
-# "IMPL N CONFIG"; CONFIG is the schedule, plus /migrate for ompdsm, - for MPI.
+# plan BENCH: the measurements of one benchmark and size, one per line,
+# "IMPL N CONFIG"; CONFIG is the schedule for libgomp, - for MPI, and
+# SCHED/HOME/MIGRATE for ompdsm, static/default/default for the defaults.
 plan() {
     for n in $(echo "1 $NODES" | tr ' ' '\n' | sort -nu); do echo "libgomp $n static"; done
-    if [ $HAVE_MPI -eq 1 ]; then
+    if has_mpi "$1"; then
         for n in $NODES; do echo "mpi $n -"; done
     fi
+    for n in $NODES; do echo "ompdsm $n static/default/default"; done
     scheds=static
     [ $PROFILED -eq 0 ] || scheds="static profiled"
     for sc in $scheds; do
-        for m in $MIGRATE; do
-            for n in $NODES; do echo "ompdsm $n $sc/$m"; done
+        for h in $HOMES; do
+            for m in $MIGRATE; do
+                for n in $NODES; do echo "ompdsm $n $sc/$h/$m"; done
+            done
         done
     done
 }
@@ -460,24 +605,22 @@ field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 
 TOTAL=0
 for b in $BENCHES; do
-    for s in $SIZES; do
-        ! fits "$b" "$s" || TOTAL=$((TOTAL + REPS * $(plan | wc -l)))
-    done
+    TOTAL=$((TOTAL + REPS * $(plan "$b" | wc -l) * $(sizes_of "$b" | wc -w)))
 done
-[ $TOTAL -gt 0 ] || die "no benchmark matches the sizes given (--sizes '$SIZES')"
 
-# The raw results, one line per run: bench size impl n config rep time checksum
-# (time and checksum are FAIL FAILED for a failed run).
+# The raw results, one line per run (benchmarks/report.awk says more):
+#   bench size impl n config rep time checksum verified iter
+# time and checksum are FAIL FAILED for a failed run; verified is the NAS
+# kernels' verdict, - for the others.
 RAW=$TMP/raw
 : >"$RAW"
-plan >"$TMP/plan"
-ARGS=$ITER
 k=0
 for b in $BENCHES; do
-    [ "$b" = laplace ] && key=checksum || key=gosa
-    for s in $SIZES; do
-        fits "$b" "$s" || continue
-        exe=$OUT/$b/$b
+    key=checksum
+    [ "$b" != himeno ] || key=gosa
+    plan "$b" >"$TMP/plan"
+    for s in $(sizes_of "$b"); do
+        ARGS=$(args_of "$b" "$s")
         # Repetitions outermost: a slow spell of the machine then spreads
         # over every configuration instead of hitting one.
         rep=1
@@ -487,29 +630,42 @@ for b in $BENCHES; do
                 case $impl in
                 libgomp) what="libgomp, $n thread$(plural "$n")" ;;
                 mpi) what="MPI, $n rank$(plural "$n")" ;;
-                ompdsm) what="ompdsm ${cfg%/*} migrate=${cfg#*/}, $n node$(plural "$n")" ;;
+                ompdsm)
+                    h=${cfg#*/} m=${cfg##*/}
+                    h=${h%/*}
+                    if [ "$h" = default ]; then
+                        what="ompdsm ${cfg%%/*} defaults, $n node$(plural "$n")"
+                    else
+                        what="ompdsm ${cfg%%/*} home=$h migrate=$m, $n node$(plural "$n")"
+                    fi ;;
                 esac
                 what="$b $s: $what, rep $rep/$REPS"
                 printf 'harness: [%d/%d] %s ... ' $k $TOTAL "$what" >&2
                 echo "### $what" >>"$LOG"
                 rc=0
                 case $impl in
-                libgomp) out=$(run_gomp "$exe.gomp.$s" "$n" </dev/null 2>>"$LOG") || rc=$? ;;
-                mpi) out=$(run_mpi "$exe.mpi.$s" "$n" </dev/null 2>>"$LOG") || rc=$? ;;
-                ompdsm) out=$(run_dsm "$exe.dsm.$s" "$n" "${cfg%/*}" "${cfg#*/}" </dev/null 2>>"$LOG") ||
-                    rc=$? ;;
+                libgomp) out=$(run_gomp "$(exe_of "$b" "$s" gomp)" "$n" </dev/null 2>>"$LOG") || rc=$? ;;
+                mpi) out=$(run_mpi "$(exe_of "$b" "$s" mpi)" "$n" </dev/null 2>>"$LOG") || rc=$? ;;
+                ompdsm) out=$(run_dsm "$(exe_of "$b" "$s" dsm)" "$n" "${cfg%%/*}" "$h" "$m" \
+                    </dev/null 2>>"$LOG") || rc=$? ;;
                 esac
                 echo "$out" >>"$LOG"
                 line=$(echo "$out" | grep "^$b " | tail -n 1)
                 t=$(field "$line" time)
                 c=$(field "$line" "$key")
-                if [ $rc -ne 0 ] || [ -z "$t" ] || [ -z "$c" ]; then
+                v=$(field "$line" verified)
+                it=$(field "$line" iter)
+                # A NAS kernel that did not verify exits 1 but has a time:
+                # the report marks it, with its checksum.
+                if [ $rc -eq 1 ] && [ "$v" = no ] && [ -n "$t" ] && [ -n "$c" ]; then
+                    echo "$t s, NOT VERIFIED" >&2
+                elif [ $rc -ne 0 ] || [ -z "$t" ] || [ -z "$c" ]; then
                     echo "FAILED (exit status $rc; see $LOG)" >&2
                     t=FAIL c=FAILED
                 else
                     echo "$t s" >&2
                 fi
-                echo "$b $s $impl $n $cfg $rep $t $c" >>"$RAW"
+                echo "$b $s $impl $n $cfg $rep $t $c ${v:--} ${it:--}" >>"$RAW"
             done <"$TMP/plan"
             rep=$((rep + 1))
         done
@@ -520,161 +676,12 @@ WALL=$(($(date +%s) - STARTED))
 
 # ---- report ------------------------------------------------------------------
 
-# Medians, checksum verdicts, the CSV and the tables, from the raw file alone.
-# Measurements are keyed "bench size impl config n"; exits 1 if a run failed
-# or a checksum differed.
+# Medians, verdicts, the CSV and the tables, from the raw file alone
+# (benchmarks/report.awk); exits 1 if a run failed, did not verify or
+# differed from libgomp's.
 report() {
-    awk -v nodes="$NODES" -v migrate="$MIGRATE" -v reps="$REPS" -v iter="$ITER" -v csv="$CSV" \
-        -v mode="$MODE" -v home="$HOME_POLICY" -v ncpu="$NCPU" -v wall="$WALL" '
-function median(list,    v, n, i, j, t) {
-    n = split(list, v, " ")
-    for (i = 2; i <= n; i++)            # insertion sort of a handful of values
-        for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-    lo = v[1]; hi = v[n]
-    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-}
-# Laplace sums in a fixed order: bit for bit.  Himeno gosa is a reduction.
-function same(bench, a, b,    d) {
-    if (bench == "laplace") return a == b
-    d = a - b
-    return (d < 0 ? -d : d) <= 1e-6 * (b < 0 ? -b : b)
-}
-function label(impl, cfg) {
-    if (impl == "libgomp") return "libgomp (threads)"
-    if (impl == "mpi") return "MPI (ranks)"
-    sub("/", ", migrate=", cfg)
-    return "ompdsm " cfg
-}
-function K(impl, cfg, n) { return B SUBSEP S SUBSEP impl SUBSEP cfg SUBSEP n }
-function cell(k) {
-    if (!(k in nrun)) return "-"
-    if (failed[k]) return "FAIL"
-    return sprintf("%.3f%s", med[k], bad[k] ? " BAD" : "")
-}
-function ratio(a, b) {                  # med[a] / med[b]
-    if (!(a in med) || !(b in med) || med[b] <= 0) return "-"
-    return sprintf("%.2f", med[a] / med[b])
-}
-function header(title,    i) {
-    printf "\n| %-52s |", title
-    for (i = 1; i <= nn; i++) printf " %9s |", nd[i] (nd[i] == 1 ? " node" : " nodes")
-    printf "\n|------------------------------------------------------|"
-    for (i = 1; i <= nn; i++) printf "-----------|"
-    printf "\n"
-}
-function line(title, cells,    c, i, any) {
-    split(cells, c, SUBSEP)
-    for (i = 1; i <= nn; i++) any = any || c[i] != "-"
-    if (!any) return                    # e.g. "vs 1 node" without a 1-node run
-    printf "| %-52s |", title
-    for (i = 1; i <= nn; i++) printf " %9s |", c[i]
-    printf "\n"
-}
-BEGIN { nn = split(nodes, nd, " "); split(migrate, mg, " ") }
-{
-    set = $1 SUBSEP $2
-    if (!(set in nrow)) { sets[++nsets] = set; nrow[set] = 0 }
-    r = $3 SUBSEP $5
-    if (!((set, r) in isrow)) { isrow[set, r] = 1; rows[set, ++nrow[set]] = r }
-    k = set SUBSEP r SUBSEP $4
-    if (!(k in nrun)) meas[++nmeas] = k
-    nrun[k]++
-    if ($7 == "FAIL") failed[k] = 1
-    else { times[k] = times[k] " " $7; sums[k] = sums[k] " " $8 }
-    if ($3 == "libgomp" && $4 == 1 && $7 != "FAIL" && !(set in ref)) ref[set] = $8
-}
-END {
-    print "benchmark,size,impl,nodes,config,median_s,min_s,max_s,checksum" > csv
-    for (i = 1; i <= nmeas; i++) {
-        k = meas[i]; split(k, f, SUBSEP)        # bench size impl config n
-        set = f[1] SUBSEP f[2]
-        cfg = f[4]
-        sub("/", "/migrate=", cfg)
-        if (failed[k]) {
-            printf "%s,%s,%s,%d,%s,,,,FAILED\n", f[1], f[2], f[3], f[5], cfg > csv
-            printf "harness: %s %s, %s, %d: FAILED\n", f[1], f[2], label(f[3], f[4]), f[5] > "/dev/stderr"
-            nbad++
-            continue
-        }
-        med[k] = median(times[k])
-        m = split(sums[k], sv, " "); shown = sv[1]
-        for (j = 1; j <= m; j++)
-            if (!(set in ref) || !same(f[1], sv[j], ref[set])) { bad[k] = 1; shown = sv[j] }
-        printf "%s,%s,%s,%d,%s,%.4f,%.4f,%.4f,%s\n", f[1], f[2], f[3], f[5], cfg, med[k], lo, hi, shown > csv
-        if (bad[k]) {
-            printf "harness: %s %s, %s, %d: CHECKSUM MISMATCH %s, libgomp 1 thread has %s\n",
-                f[1], f[2], label(f[3], f[4]), f[5], shown, (set in ref) ? ref[set] : "none" > "/dev/stderr"
-            nbad++
-        }
-    }
-    for (si = 1; si <= nsets; si++) {
-        split(sets[si], f, SUBSEP); B = f[1]; S = f[2]
-        if (B == "laplace") printf "\n### Laplace %sx%s", S, S
-        else printf "\n### Himeno size %s", S
-        # (Parentheses: a bare ">" in a print statement is a redirection.)
-        printf ", %s iterations, median of %d run%s\n", (iter != "" ? iter : B == "laplace" ? 100 : 80),
-            reps, (reps > 1 ? "s" : "")
-        g1 = K("libgomp", "static", 1)
-        printf "\nReference: libgomp 1 thread, %s s, checksum %s.\n", cell(g1), (sets[si] in ref) ? ref[sets[si]] : "none"
-        header("time of the iteration loop (s)")
-        for (ri = 1; ri <= nrow[sets[si]]; ri++) {
-            split(rows[sets[si], ri], ic, SUBSEP); c = ""
-            for (ni = 1; ni <= nn; ni++) c = c (ni > 1 ? SUBSEP : "") cell(K(ic[1], ic[2], nd[ni]))
-            line(label(ic[1], ic[2]), c)
-        }
-        header("ratio (above 1: the run of the row is faster)")
-        for (ri = 1; ri <= nrow[sets[si]]; ri++) {
-            split(rows[sets[si], ri], ic, SUBSEP); c = ""
-            for (ni = 1; ni <= nn; ni++)
-                c = c (ni > 1 ? SUBSEP : "") ratio(K("libgomp", "static", 1), K(ic[1], ic[2], nd[ni]))
-            line(label(ic[1], ic[2]) " vs libgomp 1 thread", c)
-        }
-        for (ri = 1; ri <= nrow[sets[si]]; ri++) {
-            split(rows[sets[si], ri], ic, SUBSEP); c = ""
-            if (ic[1] != "ompdsm") continue
-            for (ni = 1; ni <= nn; ni++)
-                c = c (ni > 1 ? SUBSEP : "") ratio(K("mpi", "-", nd[ni]), K(ic[1], ic[2], nd[ni]))
-            line(label(ic[1], ic[2]) " vs MPI", c)
-        }
-        for (ri = 1; ri <= nrow[sets[si]]; ri++) {
-            split(rows[sets[si], ri], ic, SUBSEP); c = ""
-            split(ic[2], sm, "/")
-            if (ic[1] != "ompdsm" || sm[2] == mg[1]) continue
-            for (ni = 1; ni <= nn; ni++)
-                c = c (ni > 1 ? SUBSEP : "") ratio(K("ompdsm", sm[1] "/" mg[1], nd[ni]), K(ic[1], ic[2], nd[ni]))
-            line("migration gain: ompdsm " sm[1] ", migrate=" sm[2] " vs " mg[1], c)
-        }
-        for (ri = 1; ri <= nrow[sets[si]]; ri++) {
-            split(rows[sets[si], ri], ic, SUBSEP); c = ""
-            split(ic[2], sm, "/")
-            if (ic[1] != "ompdsm" || sm[1] != "profiled") continue
-            for (ni = 1; ni <= nn; ni++)
-                c = c (ni > 1 ? SUBSEP : "") ratio(K("ompdsm", "static/" sm[2], nd[ni]), K(ic[1], ic[2], nd[ni]))
-            line("profiled gain: ompdsm static vs profiled, migrate=" sm[2], c)
-            if (sm[2] == mg[1]) continue
-            c = ""
-            for (ni = 1; ni <= nn; ni++)
-                c = c (ni > 1 ? SUBSEP : "") ratio(K("ompdsm", "static/" mg[1], nd[ni]), K(ic[1], ic[2], nd[ni]))
-            line("ompdsm static, migrate=" mg[1] " vs profiled, migrate=" sm[2], c)
-        }
-        for (ri = 1; ri <= nrow[sets[si]]; ri++) {
-            split(rows[sets[si], ri], ic, SUBSEP); c = ""
-            if (ic[1] != "ompdsm") continue
-            for (ni = 1; ni <= nn; ni++)
-                c = c (ni > 1 ? SUBSEP : "") ratio(K(ic[1], ic[2], 1), K(ic[1], ic[2], nd[ni]))
-            line(label(ic[1], ic[2]) " vs ompdsm 1 node", c)
-        }
-    }
-    printf "\nSetup: %d CPUs; %s; OMPDSM_HOME=%s.\n", ncpu, mode, home
-    printf "Times: the iteration loop as each benchmark measures it, median of the repetitions.\n"
-    printf "Ratios: vs libgomp 1 thread = t(libgomp, 1 thread) / t(row); vs MPI = t(MPI, same count) / t(row);\n"
-    printf "migration gain = t(migrate=%s) / t(row); profiled gain = t(static, same migrate) / t(profiled);\n", mg[1]
-    printf "vs ompdsm 1 node = t(same configuration, 1 node) / t(row).\n"
-    printf "Checksums against libgomp 1 thread (Laplace bit for bit, Himeno gosa to 1e-6): %s.\n",
-        nbad ? "**FAILED OR DIFFERENT in " nbad " measurement(s), marked FAIL / BAD above**" : "all equal"
-    printf "Harness wall time: %d s (building included).\n", wall
-    exit nbad > 0
-}' "$RAW"
+    awk -f "$SRC/report.awk" -v nodes="$NODES" -v migrate="$MIGRATE" -v homes="$HOMES" \
+        -v csv="$CSV" -v mode="$MODE" -v ncpu="$NCPU" -v wall="$WALL" -v skipped="$SKIPPED" "$RAW"
 }
 
 # plot: median time against node count, one panel per benchmark and size,
@@ -683,7 +690,10 @@ plot() {
     awk -F, -v out="$PLOT" -v nodes="$NODES" '
 NR == 1 || $6 == "" { next }
 {
-    panel = ($1 == "laplace" ? "Laplace " $2 "x" $2 : "Himeno " $2)
+    if ($1 == "laplace" || $1 == "jacobi") panel = ($1 == "laplace" ? "Laplace " : "Jacobi ") $2 "x" $2
+    else if ($1 == "himeno") panel = "Himeno " $2
+    else if ($1 == "adi") panel = "ADI " $2 "^3"
+    else panel = "NAS " toupper($1) " class " $2
     ser = $3 == "ompdsm" ? "ompdsm " $5 : $3 == "mpi" ? "MPI" : "libgomp"
     if (!(panel in pi)) { pi[panel] = ++np; pname[np] = panel }
     p = pi[panel]
@@ -691,7 +701,9 @@ NR == 1 || $6 == "" { next }
     data[p, si[p, ser]] = data[p, si[p, ser]] $4 " " $6 "\n"
 }
 END {
-    printf "set terminal svg size %d,440 dynamic font \"sans,11\" background \"white\"\n", 480 * np
+    cols = np < 4 ? np : 4                  # at most 4 panels a row
+    rows = int((np + cols - 1) / cols)
+    printf "set terminal svg size %d,%d dynamic font \"sans,11\" background \"white\"\n", 480 * cols, 440 * rows
     printf "set output \"%s\"\n", out
     for (p = 1; p <= np; p++)
         for (s = 1; s <= ns[p]; s++) printf "$d%d_%d << EOD\n%sEOD\n", p, s, data[p, s]
@@ -700,7 +712,7 @@ END {
     printf "set logscale xy\nset xtics (%s)\nset xrange [0.8:%g]\n", tics, nd[n] * 1.25
     print "set xlabel \"nodes (libgomp: threads, MPI: ranks)\"\nset ylabel \"median time (s), log scale\""
     print "set key top left noenhanced\nset grid"
-    printf "set multiplot layout 1,%d\n", np
+    printf "set multiplot layout %d,%d\n", rows, cols
     for (p = 1; p <= np; p++) {
         printf "set title \"%s\" noenhanced\nplot ", pname[p]
         for (s = 1; s <= ns[p]; s++)

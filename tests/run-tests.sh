@@ -161,6 +161,11 @@ suite faults faults/run-fault-tests.sh
 suite sched sched/run-sched-tests.sh
 # the profiler: a real run's trace, and the scripts that read traces
 suite profiler profiler/run-profiler-tests.sh
+# the benchmark harness: its report's figures on a recorded run, its options
+suite harness harness/run-harness-tests.sh
+# the benchmark suite's programs (NAS kernels class S, ADI, Jacobi) give
+# libgomp's verified results on 1..4 nodes
+suite kernels kernels/run-kernel-tests.sh
 # soak: 100,000 lock acquisitions and 10,000 regions on 4 nodes, exact and flat
 suite soak soak/run-soak-tests.sh
 # under mpirun: the PMIx bootstrap (uses the OpenMP programs built above)

@@ -1,0 +1,177 @@
+#!/bin/sh
+# run-harness-tests.sh BUILD_DIR: the benchmark harness's report and
+# command line, without running a benchmark.
+#
+#   report         benchmarks/report.awk on report.raw, a raw file written
+#                  by hand (Laplace with MPI and 3 repetitions, NAS CG class
+#                  S, ADI 16; the defaults and 2 home policies x 2 migration
+#                  modes at 1 and 2 nodes) gives exactly the figures worked
+#                  out by hand: medians, each kind of ratio, the best
+#                  configuration (a faster run that did not verify, or whose
+#                  checksum differs, is not the best), the summary of the
+#                  defaults with its geometric means, the per-configuration
+#                  geometric means (marked * when a benchmark lacks the
+#                  figure), the FAIL and BAD marks (a NAS kernel that says
+#                  verified=no; a NAS checksum off by 2e-6 but not one off by
+#                  1e-7; an ADI checksum off by 1e-8 but not one off by
+#                  1e-10), the CSV, the messages on stderr and exit status 1;
+#                  on the Laplace lines alone, "all equal" and status 0;
+#   command line   bad options stop the harness with status 2 and a message
+#                  before anything is built; a benchmark whose source does
+#                  not exist is skipped with a note.
+# Prints PASS/FAIL lines; the report is also checked with every other awk
+# installed (mawk, gawk, nawk), as the harness runs whichever is "awk".
+set -u
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+. "$SRC/tests/lib.sh"
+build_dir "$@"
+OUT=$BUILD/tests/harness
+mkdir -p "$OUT"
+RAW=$SRC/tests/harness/report.raw
+failed=0
+
+# section TITLE FILE: the lines of the report's section "### TITLE..." (up
+# to the next section).
+section() {
+    awk -v t="### $1" 'index($0, t) == 1 { on = 1; print; next } /^### / { on = 0 } on' "$2"
+}
+
+# cells TITLE LABEL FILE: the cells of the table line LABEL in section
+# TITLE, separated by "|" (the cells trimmed).
+cells() {
+    section "$1" "$3" | awk -F'|' -v l="$2" '
+        { x = $2; gsub(/^ +| +$/, "", x) }
+        x == l { s = ""; for (i = 3; i < NF; i++) { c = $i; gsub(/^ +| +$/, "", c); s = s (i > 3 ? "|" : "") c }; print s; exit }'
+}
+
+# expect WHAT GOT WANT: one comparison, written to the log when it fails.
+expect() {
+    if [ "$2" != "$3" ]; then
+        echo "$1: got '$2', want '$3'" >>"$log"
+        ok=1
+    fi
+}
+
+check_report() {     # check_report AWK
+    out=$OUT/report.$1.md err=$OUT/report.$1.err csv=$OUT/report.$1.csv
+    "$1" -f "$SRC/benchmarks/report.awk" -v nodes="1 2" -v migrate="off first" -v homes="cyclic block" \
+        -v csv="$csv" -v skipped="ep mg" "$RAW" >"$out" 2>"$err"
+    rc=$?
+    log=$OUT/report.$1.log
+    : >"$log"
+    ok=0
+    expect "exit status" "$rc" 1
+    L="Laplace 1024x1024" C="NAS CG class S" A="ADI 16^3"
+    expect "laplace heading" "$(section "$L" "$out" | head -n 1)" "### $L, 100 iterations, median of 3 runs"
+    expect "cg heading" "$(section "$C" "$out" | head -n 1)" "### $C, 15 iterations, median of 1 run"
+    expect "adi heading" "$(section "$A" "$out" | head -n 1)" "### $A, 20 steps, median of 1 run"
+    # medians of 1.0 1.2 0.9 and 0.5 0.6 0.4
+    expect "laplace libgomp" "$(cells "$L" "libgomp (threads)" "$out")" "1.000|0.500"
+    expect "laplace default" "$(cells "$L" "**default**: ompdsm static, no OMPDSM_* set" "$out")" "1.100|0.880"
+    expect "laplace vs libgomp 1" "$(cells "$L" "MPI (ranks) vs libgomp 1 thread" "$out")" "1.11|2.22"
+    expect "laplace vs same count" "$(cells "$L" "ompdsm static, home=block, migrate=first vs libgomp, same count" "$out")" "0.83|1.25"
+    expect "laplace vs MPI" "$(cells "$L" "**default** vs MPI" "$out")" "0.82|0.51"
+    expect "laplace vs 1 node" "$(cells "$L" "**default** vs ompdsm 1 node" "$out")" "1.00|1.25"
+    expect "laplace vs best" "$(cells "$L" "ompdsm static, home=cyclic, migrate=off vs best configuration" "$out")" "0.91|0.18"
+    expect "laplace migration gain" "$(cells "$L" "migration gain: ompdsm static, home=block, migrate=first vs off" "$out")" "1.00|1.50"
+    expect "laplace best" "$(section "$L" "$out" | grep '^Best')" \
+        "Best configuration (nodes: configuration): 1: ompdsm static, home=cyclic, migrate=first; 2: ompdsm static, home=block, migrate=first."
+    # cg: libgomp 2 threads is 1e-7 off (equal), cyclic/first did not verify, block/first is 2e-6 off
+    expect "cg libgomp" "$(cells "$C" "libgomp (threads)" "$out")" "2.000|1.000"
+    expect "cg unverified" "$(cells "$C" "ompdsm static, home=cyclic, migrate=first" "$out")" "2.000|1.600 BAD"
+    expect "cg differs" "$(cells "$C" "ompdsm static, home=block, migrate=first" "$out")" "2.000|2.500 BAD"
+    expect "cg no MPI" "$(section "$C" "$out" | grep -c 'MPI')" 0
+    expect "cg default vs best" "$(cells "$C" "**default** vs best configuration" "$out")" "1.00|0.50"
+    expect "cg best" "$(section "$C" "$out" | grep '^Best')" \
+        "Best configuration (nodes: configuration): 1: **default**; 2: ompdsm static, home=block, migrate=off."
+    # adi: a failed run, a checksum 1e-8 off (different), one 1e-10 off (equal)
+    expect "adi failed" "$(cells "$A" "ompdsm static, home=cyclic, migrate=off" "$out")" "FAIL|0.250"
+    expect "adi differs" "$(cells "$A" "ompdsm static, home=cyclic, migrate=first" "$out")" "0.100|0.125 BAD"
+    expect "adi equal" "$(cells "$A" "ompdsm static, home=block, migrate=first" "$out")" "0.100|0.080"
+    expect "adi no 1-node ratio of a failed run" \
+        "$(cells "$A" "ompdsm static, home=cyclic, migrate=off vs ompdsm 1 node" "$out")" ""
+    # the summaries
+    D="The suite with the defaults"
+    expect "defaults header" "$(section "$D" "$out" | sed -n 3p | tr -s ' ')" \
+        "| benchmark: default configuration vs ... | 2 vs 1 node | 1 vs libgomp | 2 vs libgomp | 1 vs best | 2 vs best |"
+    expect "defaults cg" "$(cells "$D" "$C" "$out")" "0.50|1.00|0.25|1.00|0.50"
+    expect "defaults geometric mean" "$(cells "$D" "geometric mean over 3 benchmarks" "$out")" \
+        "0.68|0.97|0.33|0.97|0.45"
+    E="Every configuration"
+    expect "geomean with a missing figure" \
+        "$(cells "$E" "ompdsm static, home=cyclic, migrate=off vs ompdsm 1 node" "$out")" "1.00*|0.35*"
+    expect "geomean without bad runs" \
+        "$(cells "$E" "ompdsm static, home=cyclic, migrate=first vs ompdsm 1 node" "$out")" "1.00|2.00*"
+    expect "geomean of the defaults vs best" "$(cells "$E" "**default** vs best configuration" "$out")" "0.97|0.45"
+    expect "not run" "$(grep '^Not run' "$out")" "Not run (no source in benchmarks/ yet): ep, mg."
+    expect "verdict" "$(grep -c 'FAILED, UNVERIFIED OR DIFFERENT in 4 measurement' "$out")" 1
+    # stderr
+    expect "stderr lines" "$(grep -c '^harness: ' "$err")" 4
+    expect "stderr unverified" "$(grep -c '^harness: cg S, ompdsm static, home=cyclic, migrate=first, 2: NOT VERIFIED' "$err")" 1
+    expect "stderr failed" "$(grep -c '^harness: adi 16, ompdsm static, home=cyclic, migrate=off, 1: FAILED' "$err")" 1
+    # the CSV
+    expect "csv rows" "$(wc -l <"$csv" | tr -d ' ')" 39
+    expect "csv header" "$(head -n 1 "$csv")" "benchmark,size,impl,nodes,config,median_s,min_s,max_s,checksum,verified"
+    expect "csv median, min, max" "$(grep '^laplace,1024,libgomp,2,' "$csv")" \
+        "laplace,1024,libgomp,2,static,0.5000,0.4000,0.6000,2.1041428618e+04,"
+    expect "csv unverified" "$(grep '^cg,S,ompdsm,2,static/home=cyclic/migrate=first,' "$csv")" \
+        "cg,S,ompdsm,2,static/home=cyclic/migrate=first,1.6000,1.6000,1.6000,1.000000000000e+01,no"
+    expect "csv defaults" "$(grep -c '^cg,S,ompdsm,[12],static/default,' "$csv")" 2
+    expect "csv failed" "$(grep '^adi,16,ompdsm,1,' "$csv" | grep FAILED)" \
+        "adi,16,ompdsm,1,static/home=cyclic/migrate=off,,,,FAILED,"
+    # all good: the Laplace lines alone
+    grep '^laplace ' "$RAW" >"$OUT/laplace.raw"
+    "$1" -f "$SRC/benchmarks/report.awk" -v nodes="1 2" -v migrate="off first" -v homes="cyclic block" \
+        "$OUT/laplace.raw" >"$out.good" 2>"$err.good"
+    expect "exit status, all good" $? 0
+    expect "verdict, all good" "$(grep -c ': all equal\.$' "$out.good")" 1
+    expect "stderr, all good" "$(wc -c <"$err.good" | tr -d ' ')" 0
+    [ $ok -eq 0 ] || echo "(the report: $out)" >>"$log"
+    verdict "harness/report ($1): the figures of a recorded run" $ok "$log"
+}
+
+for a in mawk gawk nawk awk; do
+    command -v "$a" >/dev/null || continue
+    [ "$a" != awk ] || [ -z "${awks:-}" ] || continue
+    awks="${awks:-} $a"
+    check_report "$a"
+done
+
+# ---- the command line ------------------------------------------------------
+log=$OUT/cmdline.log
+: >"$log"
+ok=0
+# refused WANT ARGS...: the harness stops with status 2 and a message with WANT
+refused() {
+    want=$1
+    shift
+    sh "$SRC/benchmarks/harness.sh" "$@" "$BUILD" >"$OUT/cmd.out" 2>"$OUT/cmd.err"
+    rc=$?
+    if [ $rc -ne 2 ] || ! grep -q "$want" "$OUT/cmd.err"; then
+        echo "harness $*: status $rc, stderr:" >>"$log"
+        cat "$OUT/cmd.err" >>"$log"
+        ok=1
+    fi
+}
+refused "unknown benchmark 'sp'" --bench sp
+refused "bad --home value 'random'" --home 'cyclic random'
+refused "not a size of adi" --bench adi --sizes adi:2
+refused "not among the benchmarks" --bench laplace --sizes jacobi:512
+refused "unknown size '4096'" --sizes 4096
+refused "exclude each other" --suite --bench laplace
+# A copy of the harness with no benchmark sources beside it: every
+# benchmark asked for is skipped with a note, and then there is nothing to do.
+rm -rf "$OUT/nosrc"
+mkdir -p "$OUT/nosrc/benchmarks"
+cp "$SRC/benchmarks/harness.sh" "$SRC/benchmarks/report.awk" "$OUT/nosrc/benchmarks/"
+sh "$OUT/nosrc/benchmarks/harness.sh" --bench 'cg adi' "$BUILD" >"$OUT/cmd.out" 2>"$OUT/cmd.err"
+rc=$?
+if [ $rc -ne 2 ] || ! grep -q "benchmarks/nas/cg.c does not exist (yet): cg skipped" "$OUT/cmd.err" ||
+    ! grep -q "benchmarks/adi/adi.c does not exist (yet): adi skipped" "$OUT/cmd.err" ||
+    ! grep -q "none of the benchmarks asked for exists yet" "$OUT/cmd.err"; then
+    echo "harness without sources: status $rc, stderr:" >>"$log"
+    cat "$OUT/cmd.err" >>"$log"
+    ok=1
+fi
+verdict "harness/command line: bad options refused, missing sources skipped" $ok "$log"
+exit $failed
