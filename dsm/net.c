@@ -67,6 +67,8 @@ static struct {
     pthread_t thread;
     bool running;
     _Atomic bool stop;
+    _Atomic int polling;        /* threads progressing the worker in net_wait */
+    _Atomic uint64_t poll_end;  /* when the last of them stopped, having its reply */
     pthread_mutex_t lock;
     net_handler_t handlers[NET_MAX_OPS];
     struct region regions[NET_MAX_REGIONS];
@@ -253,15 +255,52 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Progresses the worker from the waiting thread while a reply is likely to
- * be imminent, then sleeps and leaves progress to the progress thread. */
+/* Drains the worker and arms it: the next message wakes the progress
+ * thread.  Arming fails while events are pending. */
+static void drain_and_arm(void)
+{
+    ucs_status_t st;
+    net_lock();
+    do {
+        while (ucp_worker_progress(net.worker))
+            ;
+    } while ((st = ucp_worker_arm(net.worker)) == UCS_ERR_BUSY);
+    net_unlock();
+    check(st, "ucp_worker_arm");
+}
+
+bool net_spin(bool (*until)(const void *arg), const void *arg)
+{
+    if (until(arg))
+        return true;
+    uint64_t deadline = now_ns() + (uint64_t)dsm_cfg.spin_us * 1000u;
+    bool met = false;
+    atomic_fetch_add(&net.polling, 1);
+    for (unsigned i = 0; !(met = until(arg)); i++) {
+        net_poll();
+        if (i % 16 == 15 && now_ns() >= deadline) {
+            drain_and_arm();
+            met = until(arg);
+            break;
+        }
+    }
+    if (met)
+        atomic_store(&net.poll_end, now_ns());
+    atomic_fetch_sub(&net.polling, 1);
+    return met;
+}
+
+static bool replied(const void *w)
+{
+    return atomic_load(&((const struct net_wait *)w)->pending) == 0;
+}
+
+/* Polls while the reply is likely to be imminent, then sleeps and leaves
+ * progress to the progress thread. */
 void net_wait(struct net_wait *w)
 {
-    if (atomic_load(&w->pending) == 0)
+    if (net_spin(replied, w))
         return;
-    uint64_t deadline = now_ns() + (uint64_t)dsm_cfg.spin_us * 1000u;
-    while (atomic_load(&w->pending) != 0 && now_ns() < deadline)
-        net_poll();
     uint32_t v;
     while ((v = atomic_load(&w->pending)) != 0)
         futex(&w->pending, FUTEX_WAIT_PRIVATE, v);
@@ -458,6 +497,49 @@ static void run_promptly(void)
     syscall(SYS_sched_setattr, 0, &attr, 0);
 }
 
+/* How long the progress thread stands by, in ns, or 0 to serve now:
+ * woken by a message or a kick, it serves unless a thread is polling; it
+ * stands by while one polls, and for OMPDSM_SPIN_US after the last one
+ * stopped with its reply, as that thread is likely to wait again soon. */
+static uint64_t stand_by_for(bool woken)
+{
+    uint64_t spin = (uint64_t)dsm_cfg.spin_us * 1000u;
+    if (atomic_load(&net.polling) > 0)
+        return spin;
+    uint64_t idle = now_ns() - atomic_load(&net.poll_end);
+    return woken || idle >= spin ? 0 : spin - idle;
+}
+
+/* Sleeps until a message (the worker armed), a kick or the timeout (ns;
+ * 0: the heartbeat timer's period); says whether a message or a kick came. */
+static bool sleep_for(uint64_t ns)
+{
+    struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u) };
+    if (!ns)
+        ts = (struct timespec){ .tv_sec = net.timer_ms / 1000, .tv_nsec = net.timer_ms % 1000 * 1000000L };
+    struct epoll_event ev[4];
+    int n = epoll_pwait2(net.epfd, ev, 4, ns || net.timer_ms >= 0 ? &ts : NULL, NULL);
+    if (n < 0 && errno != EINTR)
+        dsm_fatal("epoll_pwait2: %s", strerror(errno));
+    if (net.timer)
+        net.timer();
+    for (int i = 0; i < n; i++) {
+        if (ev[i].data.fd == net.kickfd) {
+            uint64_t v;
+            ssize_t r = read(net.kickfd, &v, sizeof v);
+            (void)r;
+        }
+    }
+    return n > 0;
+}
+
+/* The progress thread.  It drains the worker, arms it and sleeps until a
+ * message arrives.  While an application thread polls the worker (waiting
+ * for a reply, net_wait), it stands by instead: it leaves the worker
+ * unarmed, so that messages neither wake it, taking a CPU the polling
+ * thread may need, nor cost their senders a wake-up signal, and it does not
+ * contend for the worker's lock.  A polling thread that gives up arms the
+ * worker itself before it sleeps. */
 static void *progress_main(void *arg)
 {
     run_promptly();
@@ -465,7 +547,13 @@ static void *progress_main(void *arg)
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL);
-    for (;;) {
+    bool woken = true;
+    while (!atomic_load(&net.stop)) {
+        uint64_t wait = stand_by_for(woken);
+        if (wait) {
+            woken = sleep_for(wait);
+            continue;
+        }
         net_lock();
         while (ucp_worker_progress(net.worker))
             ;
@@ -475,21 +563,10 @@ static void *progress_main(void *arg)
             continue;
         check(st, "ucp_worker_arm");
         if (atomic_load(&net.stop))
-            return NULL;
-        struct epoll_event ev[4];
-        int n = epoll_wait(net.epfd, ev, 4, net.timer_ms);
-        if (n < 0 && errno != EINTR)
-            dsm_fatal("epoll_wait: %s", strerror(errno));
-        if (net.timer)
-            net.timer();
-        for (int i = 0; i < n; i++) {
-            if (ev[i].data.fd == net.kickfd) {
-                uint64_t v;
-                ssize_t r = read(net.kickfd, &v, sizeof v);
-                (void)r;
-            }
-        }
+            break;
+        woken = sleep_for(0);
     }
+    return NULL;
 }
 
 /* ---- set-up and tear-down ----------------------------------------------- */
@@ -571,7 +648,9 @@ static void setup_epoll(void)
     net.epfd = epoll_create1(EPOLL_CLOEXEC);
     if (net.kickfd < 0 || net.epfd < 0)
         dsm_fatal("eventfd/epoll: %s", strerror(errno));
-    struct epoll_event ev = { .events = EPOLLIN, .data.fd = efd };
+    /* Edge-triggered: the progress thread, standing by while another thread
+     * polls, goes back to sleep without draining the descriptor. */
+    struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.fd = efd };
     struct epoll_event kick = { .events = EPOLLIN, .data.fd = net.kickfd };
     if (epoll_ctl(net.epfd, EPOLL_CTL_ADD, efd, &ev) || epoll_ctl(net.epfd, EPOLL_CTL_ADD, net.kickfd, &kick))
         dsm_fatal("epoll_ctl: %s", strerror(errno));

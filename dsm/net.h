@@ -88,6 +88,11 @@ struct net_wait {
 void net_wait_init(struct net_wait *w, uint32_t n);
 void net_wait_done(struct net_wait *w);          /* from a handler */
 void net_wait(struct net_wait *w);               /* until pending is 0 */
+/* Progresses the worker from this thread until until(arg) holds, for at
+ * most OMPDSM_SPIN_US; says whether it holds.  Meanwhile the progress
+ * thread stands by (net.c); a thread that returns false has armed the
+ * worker, so that it may sleep and leave progress to the progress thread. */
+bool net_spin(bool (*until)(const void *arg), const void *arg);
 
 /* Progresses the worker once from the calling thread, unless another
  * thread is progressing it: a thread about to look for messages that

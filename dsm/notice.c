@@ -240,14 +240,16 @@ uint32_t dsm_news(void)
     return atomic_load(&news.gen);
 }
 
+static bool news_since(const void *seen)
+{
+    return atomic_load(&news.gen) != *(const uint32_t *)seen;
+}
+
 bool dsm_news_wait(uint32_t seen, unsigned timeout_us)
 {
     /* News usually comes soon after the awaited write: progress the
      * transport here for a moment (as net_wait does) before sleeping. */
-    uint64_t deadline = dsm_now_ns() + (uint64_t)dsm_cfg.spin_us * 1000u;
-    while (atomic_load(&news.gen) == seen && dsm_now_ns() < deadline)
-        net_poll();
-    if (atomic_load(&news.gen) != seen)
+    if (net_spin(news_since, &seen))
         return true;
     struct timespec ts = { .tv_sec = timeout_us / 1000000u, .tv_nsec = (long)(timeout_us % 1000000u) * 1000 };
     atomic_fetch_add(&news.sleepers, 1);
