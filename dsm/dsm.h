@@ -86,6 +86,7 @@ struct dsm {
     uint32_t *reads, *writes;
     struct dsm_plist counted;
     uint64_t remote_writes;       /* write faults on pages homed elsewhere, since then */
+    uint16_t *moved_from;         /* per page: the home it last moved away from + 1, 0: none */
     /* The sharer bitmap of the pages this node is home of: word 0 counts
      * registrations, then one bit per page.  Other nodes set bits with
      * one-sided atomics (flush.c); the bits are never cleared. */

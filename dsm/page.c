@@ -47,6 +47,7 @@ void dsm_pages_init(void)
 #endif
     dsm.reads = table(sizeof *dsm.reads);
     dsm.writes = table(sizeof *dsm.writes);
+    dsm.moved_from = table(sizeof *dsm.moved_from);
     for (int i = 0; i < DSM_STRIPES; i++) {
         pthread_mutex_init(&dsm.stripes[i].mu, NULL);
         pthread_cond_init(&dsm.stripes[i].cv, NULL);

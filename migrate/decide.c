@@ -15,6 +15,11 @@
  * would send a page to any node that read it once -- the neighbour that
  * reads a boundary row, or the master that sums the result -- away from
  * the node that uses it every step, and back at the next migration.
+ *
+ * Nor does a page move back to the home it last left (a bounce): two
+ * nodes that write it in turn, as the two halves of a transpose do, would
+ * otherwise send it to and fro at every migration, each move costing a
+ * copy of the page on top of the remote writes it was meant to save.
  */
 #include "migrate.h"
 
@@ -33,7 +38,7 @@ static int cmp_count(const void *a, const void *b)
 /* The decision for one page, whose counts are c[0..n): the new home, or -1
  * to stay.  w is scratch space for one weight per node. */
 static int choose(const struct mig_count *c, size_t n, int nodes, int self, uint64_t *w,
-                  const uint64_t *given)
+                  const uint64_t *given, int left)
 {
     for (int k = 0; k < nodes; k++)
         w[k] = 0;
@@ -50,11 +55,11 @@ static int choose(const struct mig_count *c, size_t n, int nodes, int self, uint
     for (int k = 0; k < nodes; k++)
         if (w[k] > w[to] || (w[k] == w[to] && to != self && given[k] < given[to]))
             to = k;
-    return to == self ? -1 : to;
+    return to == self || to == left ? -1 : to;
 }
 
 size_t mig_decide(struct mig_count *c, size_t n, int nodes, int self, bool (*keep)(uint64_t page),
-                  struct mig_move *out)
+                  const uint16_t *moved_from, struct mig_move *out)
 {
     if (n > 1)   /* c may be NULL when there is no count, and qsort's must not be */
         qsort(c, n, sizeof *c, cmp_count);
@@ -66,7 +71,8 @@ size_t mig_decide(struct mig_count *c, size_t n, int nodes, int self, bool (*kee
         size_t j = i;
         while (j < n && c[j].page == c[i].page)
             j++;
-        int to = keep(c[i].page) ? -1 : choose(c + i, j - i, nodes, self, w, given);
+        int left = moved_from ? moved_from[c[i].page] - 1 : -1;
+        int to = keep(c[i].page) ? -1 : choose(c + i, j - i, nodes, self, w, given, left);
         if (to >= 0) {
             out[moves++] = (struct mig_move){ .page = c[i].page, .from = self, .to = to };
             given[to]++;

@@ -175,7 +175,7 @@ static struct mig_move *decide(size_t *n)
     struct mig_move *moves = malloc((inbox.n + 1) * sizeof *moves);
     if (!moves)
         dsm_fatal("out of memory deciding page migrations");
-    *n = mig_decide(inbox.v, inbox.n, dsm.nodes, dsm.node, keep, moves);
+    *n = mig_decide(inbox.v, inbox.n, dsm.nodes, dsm.node, keep, dsm.moved_from, moves);
     inbox.n = 0;
     pthread_mutex_unlock(&inbox.mu);
     return moves;
@@ -230,6 +230,7 @@ static void apply_moves(const struct mig_move *m, size_t n)
     for (size_t i = 0; i < n; i++) {
         uint64_t p = m[i].page;
         dsm.home[p] = (uint16_t)(m[i].to + 1);
+        dsm.moved_from[p] = (uint16_t)(m[i].from + 1);
         dsm_flag_clear(p, PF_SHARER);
         if (m[i].to == dsm.node) {
             /* Nobody holds a copy now: the page starts unshared here. */
@@ -345,8 +346,9 @@ void mig_migrate(void)
  * each node's count, so every node sees the same total and decides alike,
  * and a program whose homes have settled pays eight bytes per barrier.  A
  * migration that moves few pages for the faults that caused it (pages that
- * two nodes write in turn, which stay) doubles the threshold, so such a
- * program migrates ever more rarely; one that moves many restores it. */
+ * two nodes write in turn, which stay) doubles the threshold, and sets it
+ * to at least twice the faults that caused it, so such a program migrates
+ * ever more rarely; one that moves many restores it. */
 enum { AUTO_BASE = 64, AUTO_MAX = 1 << 24 };
 
 /* What decides which counted barriers migrate; every node keeps it alike,
@@ -376,10 +378,12 @@ static void auto_adjust(size_t moved)
 {
     if (dsm_cfg.migrate != DSM_MIGRATE_AUTO)
         return;
-    if (4 * (uint64_t)moved >= when.trigger)
+    if (4 * (uint64_t)moved >= when.trigger) {
         when.threshold = AUTO_BASE;
-    else if (when.threshold < AUTO_MAX)
-        when.threshold *= 2;
+        return;
+    }
+    uint64_t t = 2 * when.threshold > 2 * when.trigger ? 2 * when.threshold : 2 * when.trigger;
+    when.threshold = t < AUTO_MAX ? t : AUTO_MAX;
 }
 
 /* The first parallel region starts.  The master's set-up before it shows
