@@ -38,6 +38,8 @@ enum dsm_flag {
     PF_BAR = 1 << 3,      /* in the list of pages written since the last barrier */
     PF_HRW = 1 << 4,      /* at the home: writable with nobody else holding a copy */
     PF_CNT = 1 << 5,      /* in the list of pages faulted on in this migrate region */
+    PF_HOT = 1 << 6,      /* not at the home: kept writable across releases, its twin
+                             refreshed at each (flush.c) */
 };
 
 #define DSM_MAX_SEGS 4
@@ -170,6 +172,9 @@ void dsm_adopt(const uint64_t *sorted, size_t n);
 /* flush.c: publishes this node's writes at the homes; returns, sorted, the
  * pages written since the previous release. */
 void dsm_release(struct dsm_plist *written);
+/* A hot page (PF_HOT) stops being kept writable: read-only, its twin
+ * dropped.  Only right after a release (its twin is then its contents). */
+void dsm_cool(uint64_t page);
 /* Sends op with batch_hdr (proto.h) + batches[n] to every node n with
  * counts[n] entries, and waits until each has answered net_send_done. */
 void dsm_send_batches(uint8_t op, const struct dsm_buf *batches, const uint64_t *counts);

@@ -28,6 +28,21 @@
  * acquire (barrier or lock), as are copies fetched since the release and
  * not registered yet (registered then); the next access fetches again.
  * Each node pays this once per page.
+ *
+ * Hot pages.  A page this node is not home of and writes in one interval is
+ * likely to be written in the next (a block of an array that a loop
+ * updates at every step, a node's half of a transpose).  Write-protecting
+ * it at the release would cost a fault, a new twin and a protection change
+ * at every interval.  Such a page stays writable instead, with its twin:
+ * at each release it is diffed against the twin, which is then refreshed
+ * with its contents; a non-empty diff makes it written in that interval
+ * (notices, migration counts), as a fault would have.  After eight releases
+ * with nothing written it cools: read-only again, the twin dropped.  An
+ * invalidation drops a hot page like any copy (its twin, refreshed at the
+ * release just before, equals its contents); a migration that makes this
+ * node its home cools it first.  This relies on the releasing thread being
+ * the node's only writer of shared pages (one OpenMP thread per node): a
+ * hot page is diffed without being protected first.
  */
 #include "diff.h"
 #include "dsm.h"
@@ -88,6 +103,25 @@ static void mark_busy(const struct dsm_plist *l)
     }
 }
 
+/* Appends the page's diff against its twin to its home's batch; says
+ * whether it is not empty. */
+static bool encode(uint64_t page, const void *twin, struct dsm_buf *batches, uint64_t *counts)
+{
+    int home = dsm_home_of(page);
+    struct dsm_buf *b = &batches[home];
+    size_t at = b->n;
+    struct diff_entry_hdr e = { .page = page, .bytes = 0 };
+    dsm_buf_put(b, &e, sizeof e);
+    e.bytes = (uint32_t)dsm_diff_encode(dsm_rt(page), twin, dsm.page_size, b);
+    if (!e.bytes) {
+        b->n = at;
+        return false;
+    }
+    memcpy(b->p + at, &e, sizeof e);
+    counts[home]++;
+    return true;
+}
+
 /* Appends the page's diff to its home's batch, drops the twin, and lets the
  * page settle read-only. */
 static void diff_one(uint64_t page, struct dsm_buf *batches, uint64_t *counts)
@@ -96,18 +130,7 @@ static void diff_one(uint64_t page, struct dsm_buf *batches, uint64_t *counts)
     pthread_mutex_lock(&s->mu);
     void *twin = dsm.twin[page];
     if (twin) {
-        int home = dsm_home_of(page);
-        struct dsm_buf *b = &batches[home];
-        size_t at = b->n;
-        struct diff_entry_hdr e = { .page = page, .bytes = 0 };
-        dsm_buf_put(b, &e, sizeof e);
-        e.bytes = (uint32_t)dsm_diff_encode(dsm_rt(page), twin, dsm.page_size, b);
-        if (e.bytes) {
-            memcpy(b->p + at, &e, sizeof e);
-            counts[home]++;
-        } else {
-            b->n = at;
-        }
+        encode(page, twin, batches, counts);
         free(twin);
         dsm.twin[page] = NULL;
     }
@@ -246,6 +269,103 @@ static void check_pinned(void)
     }
 }
 
+/* ---- hot pages --------------------------------------------------------- */
+
+enum { HOT_IDLE_MAX = 8 };      /* releases with nothing written before a page cools */
+
+/* The hot pages, touched by the releasing thread only. */
+static struct {
+    struct hot { uint64_t page; unsigned idle; } *v;
+    size_t n, cap;
+} hot;
+
+static void hot_add(uint64_t page)
+{
+    if (hot.n == hot.cap) {
+        hot.cap = hot.cap ? 2 * hot.cap : 256;
+        hot.v = realloc(hot.v, hot.cap * sizeof *hot.v);
+        if (!hot.v)
+            dsm_fatal("out of memory for the hot-page list");
+    }
+    hot.v[hot.n++] = (struct hot){ page, 0 };
+    dsm_flag_set(page, PF_HOT);
+}
+
+void dsm_cool(uint64_t page)
+{
+    struct dsm_stripe *s = dsm_stripe(page);
+    pthread_mutex_lock(&s->mu);
+    if (dsm_flag(page, PF_HOT)) {
+        dsm_protect(page, 1, PG_RO);
+        dsm.state[page] = PG_RO;
+        free(dsm.twin[page]);
+        dsm.twin[page] = NULL;
+        dsm_flag_clear(page, PF_HOT);
+    }
+    pthread_mutex_unlock(&s->mu);
+}
+
+/* A hot page written in this interval: announced at the next barrier and
+ * counted for migration, as its write fault would have been. */
+static void hot_written(uint64_t page, struct dsm_plist *written)
+{
+    dsm_plist_add(written, page);
+    dsm_count_fault(page, true);
+    __atomic_fetch_add(&dsm.remote_writes, 1, __ATOMIC_RELAXED);
+    pthread_mutex_lock(&dsm.lists_mu);
+    if (!dsm_flag(page, PF_BAR)) {
+        dsm_plist_add(&dsm.bar, page);
+        dsm_flag_set(page, PF_BAR);
+    }
+    if (dsm.locks_held)
+        dsm_plist_add(&dsm.lock_log, page);
+    pthread_mutex_unlock(&dsm.lists_mu);
+}
+
+/* Diffs every hot page, refreshes the twins of those written and cools
+ * those idle for too long; forgets pages that stopped being hot (dropped,
+ * or homed here now). */
+static void diff_hot(struct dsm_plist *written, struct dsm_buf *batches, uint64_t *counts)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < hot.n; i++) {
+        struct hot h = hot.v[i];
+        if (!dsm_flag(h.page, PF_HOT))
+            continue;
+        if (dsm_home_of(h.page) == dsm.node) {
+            dsm_cool(h.page);
+            continue;
+        }
+        if (encode(h.page, dsm.twin[h.page], batches, counts)) {
+            memcpy(dsm.twin[h.page], dsm_rt(h.page), dsm.page_size);
+            hot_written(h.page, written);
+            h.idle = 0;
+        } else if (++h.idle >= HOT_IDLE_MAX) {
+            dsm_cool(h.page);
+            continue;
+        }
+        hot.v[kept++] = h;
+    }
+    hot.n = kept;
+}
+
+/* A page written in this interval that may stay writable: not homed
+ * here, not pinned, writable with a twin. */
+static bool may_stay_hot(uint64_t page)
+{
+    return dsm.twin[page] && dsm.state[page] == PG_RW && !dsm_pinned(page) && dsm_home_of(page) != dsm.node;
+}
+
+/* Diffs a page written in this interval that stays writable: its twin is
+ * refreshed and it joins the hot pages. */
+static void diff_keep(uint64_t page, struct dsm_buf *batches, uint64_t *counts)
+{
+    encode(page, dsm.twin[page], batches, counts);
+    memcpy(dsm.twin[page], dsm_rt(page), dsm.page_size);
+    dsm_flag_clear(page, PF_REL);
+    hot_add(page);
+}
+
 void dsm_release(struct dsm_plist *written)
 {
     catch_new_sharers();
@@ -257,16 +377,19 @@ void dsm_release(struct dsm_plist *written)
         for (size_t i = 0; i < written->n; i++)
             dsm_plist_add(&dsm.lock_log, written->pages[i]);
     pthread_mutex_unlock(&dsm.lists_mu);
-    if (written->n == 0)
+    if (written->n == 0 && hot.n == 0)
         return;
     dsm_plist_sort(written);
     /* Pinned pages are announced but never protected nor diffed here. */
-    struct dsm_plist prot = { 0 };
+    struct dsm_plist prot = { 0 }, keep = { 0 };
     for (size_t i = 0; i < written->n; i++) {
-        if (dsm_pinned(written->pages[i]) && dsm_home_of(written->pages[i]) == dsm.node)
-            dsm_flag_clear(written->pages[i], PF_REL);
+        uint64_t p = written->pages[i];
+        if (dsm_pinned(p) && dsm_home_of(p) == dsm.node)
+            dsm_flag_clear(p, PF_REL);
+        else if (may_stay_hot(p))
+            dsm_plist_add(&keep, p);
         else
-            dsm_plist_add(&prot, written->pages[i]);
+            dsm_plist_add(&prot, p);
     }
     mark_busy(&prot);
     dsm_protect_list(prot.pages, prot.n, PG_RO);
@@ -275,9 +398,14 @@ void dsm_release(struct dsm_plist *written)
     uint64_t *counts = calloc((size_t)dsm.nodes, sizeof *counts);
     if (!batches || !counts)
         dsm_fatal("out of memory for diff batches");
+    diff_hot(written, batches, counts);
+    for (size_t i = 0; i < keep.n; i++)
+        diff_keep(keep.pages[i], batches, counts);
     for (size_t i = 0; i < prot.n; i++)
         diff_one(prot.pages[i], batches, counts);
     dsm_plist_free(&prot);
+    dsm_plist_free(&keep);
+    dsm_plist_sort(written);
     for (int n = 0; n < dsm.nodes; n++) {
         STAT_ADD(diffs_sent, counts[n]);
         STAT_ADD(diff_bytes_sent, batches[n].n);

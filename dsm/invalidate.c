@@ -7,7 +7,8 @@
  * always current and is kept; so is a copy whose only writer was this node
  * (it is byte for byte what the home has).
  *
- * Callers flush first: no page in the list may still have a twin.  Pages are
+ * Callers flush first: no page in the list may still have a twin, but a hot
+ * page's (flush.c), which then equals its contents.  Pages are
  * marked busy, protected in coalesced ranges, then settled, so that a thread
  * faulting meanwhile waits instead of racing with the protection change.
  */
@@ -15,6 +16,7 @@
 #include "log.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static bool must_drop(uint64_t page, int32_t writer)
 {
@@ -30,8 +32,13 @@ static bool droppable(size_t i, uint64_t page, const void *arg)
     const int32_t *writers = arg;
     if (!must_drop(page, writers ? writers[i] : -1) || dsm.state[page] == PG_INVALID)
         return false;
-    if (dsm.twin[page])
-        dsm_fatal("internal: invalidating page %lu with unflushed writes", (unsigned long)page);
+    if (dsm.twin[page]) {
+        if (!dsm_flag(page, PF_HOT) || memcmp(dsm.twin[page], dsm_rt(page), dsm.page_size))
+            dsm_fatal("internal: invalidating page %lu with unflushed writes", (unsigned long)page);
+        free(dsm.twin[page]);
+        dsm.twin[page] = NULL;
+        dsm_flag_clear(page, PF_HOT);
+    }
     return true;
 }
 

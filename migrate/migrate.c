@@ -233,6 +233,7 @@ static void apply_moves(const struct mig_move *m, size_t n)
         dsm.moved_from[p] = (uint16_t)(m[i].from + 1);
         dsm_flag_clear(p, PF_SHARER);
         if (m[i].to == dsm.node) {
+            dsm_cool(p);    /* a hot page of ours: home pages keep no twin */
             /* Nobody holds a copy now: the page starts unshared here. */
             __atomic_fetch_and(&dsm.sharers[1 + p / 64], ~(1ULL << (p % 64)), __ATOMIC_SEQ_CST);
             dsm_plist_add(&in, p);
