@@ -1,16 +1,25 @@
 /*
- * diff.h: run-length diffs of a page against its twin.
+ * diff.h: diffs of a page against its twin.
  *
- * A diff is a sequence of runs, each a 4-byte offset, a 4-byte length and
- * the bytes themselves.  Runs hold exactly the bytes that differ: an
- * unchanged byte is never sent, because another node may have written it
- * (false sharing), and sending our stale copy would undo that write.
+ * A diff is a sequence of runs of changed 8-byte words (pages are a
+ * multiple of 8 bytes).  A run is a 4-byte index of its first word, a
+ * 4-byte word count n (at most DSM_DIFF_RUN_MAX) whose top bit says that
+ * every byte of every word changed (DSM_DIFF_FULL), then, unless that bit
+ * is set, n bytes of masks (bit k: byte k of the word changed), then the n
+ * words.  Exactly the bytes that differ are written where the diff is
+ * applied: an unchanged byte is never written, because another node may
+ * have written it (false sharing), and our stale copy would undo that
+ * write.  A page of numbers whose high bytes stay the same (doubles) costs
+ * a mask byte per word, not a run per word.
  */
 #ifndef DSM_DIFF_H
 #define DSM_DIFF_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#define DSM_DIFF_FULL 0x80000000u
+#define DSM_DIFF_RUN_MAX 4096
 
 /* A growable byte buffer. */
 struct dsm_buf {
@@ -22,8 +31,8 @@ void dsm_buf_reserve(struct dsm_buf *b, size_t more);
 void dsm_buf_put(struct dsm_buf *b, const void *src, size_t len);
 void dsm_buf_free(struct dsm_buf *b);
 
-/* Appends the runs where cur differs from twin to out; returns the number
- * of bytes appended (0 when the page is unchanged). */
+/* Appends the runs where cur differs from twin to out (size a multiple of
+ * 8); returns the number of bytes appended (0 when the page is unchanged). */
 size_t dsm_diff_encode(const void *cur, const void *twin, size_t size, struct dsm_buf *out);
 
 /* Applies len bytes of runs to the page at dst of the given size.  Returns

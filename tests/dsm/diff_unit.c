@@ -1,11 +1,15 @@
 /*
  * The diff encoder sends exactly the bytes that changed, and applying a
  * diff reproduces the page: no change gives an empty diff; one byte at
- * either end gives one one-byte run; everything changed gives one run of
- * the whole page; scattered changes round-trip; a malformed diff is refused.
+ * either end gives one run of one word with its mask; everything changed
+ * gives one run of the whole page without masks; a page of doubles whose
+ * high bytes stay costs at most a mask byte per word over the page;
+ * scattered changes round-trip; a byte between two changed bytes of a word
+ * is never written; a malformed diff is refused.
  */
 #include "diff.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +29,7 @@ static int failures;
         }                                                                \
     } while (0)
 
-static uint8_t twin[PAGE], cur[PAGE], home[PAGE];
+static _Alignas(8) uint8_t twin[PAGE], cur[PAGE], home[PAGE];
 
 static void reset(void)
 {
@@ -45,11 +49,19 @@ static size_t round_trip(struct dsm_buf *b)
     return len;
 }
 
-static uint32_t run_len(const struct dsm_buf *b, size_t run_off)
+/* The word count of the run at run_off, and whether it has masks. */
+static uint32_t run_words(const struct dsm_buf *b, size_t run_off)
 {
     uint32_t v;
     memcpy(&v, b->p + run_off + 4, 4);
-    return v;
+    return v & ~DSM_DIFF_FULL;
+}
+
+static bool run_full(const struct dsm_buf *b, size_t run_off)
+{
+    uint32_t v;
+    memcpy(&v, b->p + run_off + 4, 4);
+    return v & DSM_DIFF_FULL;
 }
 
 static void no_change(struct dsm_buf *b)
@@ -62,14 +74,14 @@ static void first_byte(struct dsm_buf *b)
 {
     reset();
     cur[0] ^= 0xff;
-    EXPECT(round_trip(b) == 9 && run_len(b, 0) == 1, "first byte: %zu bytes", b->n);
+    EXPECT(round_trip(b) == 17 && run_words(b, 0) == 1, "first byte: %zu bytes", b->n);
 }
 
 static void last_byte(struct dsm_buf *b)
 {
     reset();
     cur[PAGE - 1] ^= 1;
-    EXPECT(round_trip(b) == 9 && run_len(b, 0) == 1, "last byte: %zu bytes", b->n);
+    EXPECT(round_trip(b) == 17 && run_words(b, 0) == 1, "last byte: %zu bytes", b->n);
 }
 
 static void everything(struct dsm_buf *b)
@@ -77,7 +89,19 @@ static void everything(struct dsm_buf *b)
     reset();
     for (int i = 0; i < PAGE; i++)
         cur[i] = (uint8_t)~cur[i];
-    EXPECT(round_trip(b) == 8 + PAGE && run_len(b, 0) == PAGE, "whole page: %zu bytes", b->n);
+    EXPECT(round_trip(b) == 8 + PAGE && run_words(b, 0) == PAGE / 8 && run_full(b, 0), "whole page: %zu bytes",
+           b->n);
+}
+
+static void doubles(struct dsm_buf *b)
+{
+    double *t = (double *)twin, *c = (double *)cur;
+    for (int i = 0; i < PAGE / 8; i++)
+        t[i] = c[i] = 1.0 + i;
+    for (int i = 0; i < PAGE / 8; i++)
+        c[i] *= 1.0001;
+    size_t len = round_trip(b);
+    EXPECT(len <= 8 + PAGE / 8 + PAGE, "a page of doubles: %zu bytes", len);
 }
 
 static void scattered(struct dsm_buf *b)
@@ -120,6 +144,7 @@ int main(void)
     first_byte(&b);
     last_byte(&b);
     everything(&b);
+    doubles(&b);
     scattered(&b);
     exact_bytes(&b);
     malformed(&b);
