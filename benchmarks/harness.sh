@@ -95,7 +95,7 @@ OPTIONS
         OMPDSM_HOME values to run ompdsm with: cyclic, block, first-touch,
         or all for the three (default: cyclic).
     --migrate LIST
-        OMPDSM_MIGRATE values to run ompdsm with: off, first, every,
+        OMPDSM_MIGRATE values to run ompdsm with: auto, off, first, every,
         every:N (default: off first).  The first one is the reference of
         the "migration gain" ratio.  Every --home value runs with every
         --migrate value.
@@ -332,7 +332,7 @@ is_count "$REPS" 1 || die "bad --reps '$REPS'"
 [ -z "$ITER" ] || is_count "$ITER" 1 || die "bad --iter '$ITER'"
 is_count "$TIMEOUT" 1 || die "bad --timeout '$TIMEOUT'"
 for m in $MIGRATE; do
-    case $m in off | first | every | every:[0-9]*) ;; *) die "bad --migrate value '$m'" ;; esac
+    case $m in auto | off | first | every | every:[0-9]*) ;; *) die "bad --migrate value '$m'" ;; esac
 done
 for h in $HOMES; do
     case $h in cyclic | block | first-touch) ;; *) die "bad --home value '$h' (cyclic, block, first-touch, all)" ;; esac
