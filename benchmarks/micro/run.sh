@@ -77,3 +77,40 @@ echo
 echo "Microseconds per hand-off of a token passed round the threads (nodes) through a plain"
 echo "shared variable and #pragma omp flush; $(nproc) cores, so more than $(nproc) spinning threads"
 echo "share them."
+
+# The OpenMP barrier as a program pays it (omp_barrier.c: `#pragma omp
+# barrier` in a loop, and an empty-bodied `#pragma omp parallel for`), back
+# to back with MPI_Barrier on as many processes (mpi_barrier.c, Open MPI).
+gcc -O2 -fopenmp "$SRC/omp_barrier.c" -o "$tmp/barrier.gomp"
+"$BUILD/tools/ompdsm-cc" -O2 "$SRC/omp_barrier.c" -o "$tmp/barrier.dsm"
+have_mpi=false
+if command -v mpicc >/dev/null && mpicc -O2 "$SRC/mpi_barrier.c" -o "$tmp/barrier.mpi" 2>/dev/null; then
+    have_mpi=true
+fi
+field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'; }
+echo
+printf '| %-24s | %10s | %10s | %14s | %14s |\n' "barrier (us)" "bar 2" "bar 4" "par-for 2" "par-for 4"
+printf '|%s|\n' "--------------------------|------------|------------|----------------|----------------"
+row() {   # row LABEL COMMAND-PREFIX-FOR-N (N substituted for @)
+    label=$1
+    shift
+    line="| $(printf '%-24s' "$label")"
+    b="" p=""
+    for n in 2 4; do
+        out=$(eval "$(echo "$*" | sed "s/@/$n/g")")
+        b="$b | $(printf '%10s' "$(echo "$out" | field barrier_us)")"
+        p="$p | $(printf '%14s' "$(echo "$out" | field parallel_for_us)")"
+    done
+    echo "$line$b$p |"
+}
+row "libgomp threads" 'OMP_NUM_THREADS=@ "$tmp/barrier.gomp"'
+for tls in shm tcp; do
+    row "ompdsm nodes, $tls" 'env $(ucx_env '"$tls"') "$RUN" -np @ "$tmp/barrier.dsm"'
+done
+if $have_mpi; then
+    row "MPI_Barrier, Open MPI" 'mpirun --allow-run-as-root --oversubscribe -np @ "$tmp/barrier.mpi"'
+fi
+echo
+echo "Microseconds per #pragma omp barrier (bar) and per #pragma omp parallel for over 4096"
+echo "elements, each thread writing pages of its own (par-for: a region start and end), at 2"
+echo "and 4 threads, nodes or ranks; MPI_Barrier on as many Open MPI ranks, shared memory."
