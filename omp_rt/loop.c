@@ -182,6 +182,11 @@ bool omp_loop_next(uint64_t *lo, uint64_t *hi)
     return more;
 }
 
+uintptr_t omp_loop_last_site(void)
+{
+    return omp_rt.ws_seq && cur.seq == omp_rt.ws_seq ? cur.a.where : 0;
+}
+
 uint64_t omp_loop_current(void)
 {
     return cur.chunk_lo + cur.ordered_done;

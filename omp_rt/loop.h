@@ -37,6 +37,10 @@ void omp_loop_init(const struct omp_loop_args *a);
 /* The next chunk [lo, hi) of iteration numbers; false when none is left. */
 bool omp_loop_next(uint64_t *lo, uint64_t *hi);
 /* The iteration number of the iteration that is running (for ordered). */
+/* The call site of the worksharing loop the current region ran last, if
+ * that was its last worksharing construct (GCC runs a `parallel for` with
+ * a runtime schedule as a region whose body starts the loop); else 0. */
+uintptr_t omp_loop_last_site(void);
 uint64_t omp_loop_current(void);
 uint64_t omp_loop_seq(void);
 

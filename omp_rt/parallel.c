@@ -105,7 +105,7 @@ static void enter_team(int size)
     mig_team_starts();
 }
 
-/* loop: the worksharing loop a combined parallel loop region ends, or 0.
+/* loop: the worksharing loop that ends the region, or 0.
  * Node 0 then wakes the nodes that sat the region out. */
 static void leave_team(uintptr_t loop)
 {
@@ -166,7 +166,7 @@ static void run_region(const struct region_cmd *c)
     enter_team(c->team);
     set_up_worksharing(c);
     c->fn(c->data);
-    leave_team(c->loop.kind ? c->loop.where : 0);
+    leave_team(c->loop.kind ? c->loop.where : omp_loop_last_site());
 }
 
 int omp_rt_worker_loop(void)
@@ -283,7 +283,7 @@ void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
 
 void GOMP_parallel_end(void)
 {
-    leave_team(0);
+    leave_team(omp_loop_last_site());
 }
 
 /* Every node must run the same executable at the same address: function
