@@ -93,7 +93,10 @@ OPTIONS
         for ADI).  The NAS kernels run the iterations of their class.
     --home LIST
         OMPDSM_HOME values to run ompdsm with: cyclic, block, first-touch,
-        or all for the three (default: cyclic).
+        or all for the three (default: cyclic).  OMPDSM_HOME places global
+        variables (Laplace's, Himeno's grids); memory from malloc (the NAS
+        kernels', ADI's, Jacobi's) is homed at the node that allocated it
+        whatever the policy.
     --migrate LIST
         OMPDSM_MIGRATE values to run ompdsm with: auto, off, first, every,
         every:N (default: off first).  The first one is the reference of

@@ -69,7 +69,7 @@ void dsm_stats_report(void)
     if (dsm.nodes > 1)
         all = boot_allgather(3, &mine, sizeof mine, NULL);
     if (dsm.node == 0) {
-        fprintf(stderr, "ompdsm statistics (%d nodes, page %zu bytes, homes %s)\n",
+        fprintf(stderr, "ompdsm statistics (%d nodes, page %zu bytes, OMPDSM_HOME=%s for globals)\n",
                 dsm.nodes, dsm.page_size, dsm_home_policy_name(dsm_cfg.home));
         fprintf(stderr, "%5s %10s %10s %10s %10s %10s %12s %9s %9s %10s %10s %8s %8s %10s %9s %9s %9s\n", "node",
                 "rd-faults", "wr-faults", "fetched", "served", "diffs", "diff-bytes", "barriers", "locks",
