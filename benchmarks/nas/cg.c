@@ -71,14 +71,6 @@ struct cg_vectors {
     double *x, *z, *p, *q, *r;
 };
 
-static const struct cg_class *cg_class_of(const char *arg)
-{
-    for (size_t i = 0; i < sizeof CG_CLASSES / sizeof CG_CLASSES[0]; i++)
-        if (arg[0] == CG_CLASSES[i].name && arg[1] == '\0')
-            return &CG_CLASSES[i];
-    return NULL;
-}
-
 static void *cg_alloc(size_t n, size_t size)
 {
     void *p = malloc(n * size);
@@ -346,11 +338,7 @@ static double cg_power_step(const struct cg_class *c, const struct csr *m,
 
 int main(int argc, char **argv)
 {
-    const struct cg_class *c = cg_class_of(argc > 1 ? argv[1] : "A");
-    if (c == NULL) {
-        fprintf(stderr, "cg: unknown class '%s' (S, W or A)\n", argv[1]);
-        exit(2);
-    }
+    const struct cg_class *c = &CG_CLASSES[nas_class(argc, argv, "cg")];
     struct csr m;
     cg_make_matrix(c, &m);
     int n = c->na;

@@ -58,14 +58,6 @@ static const struct ep_class EP_CLASSES[] = {
 static double uniform[2 * BATCH_PAIRS];
 #pragma omp threadprivate(uniform)
 
-static const struct ep_class *ep_class_of(const char *arg)
-{
-    for (size_t i = 0; i < sizeof EP_CLASSES / sizeof EP_CLASSES[0]; i++)
-        if (arg[0] == EP_CLASSES[i].name && arg[1] == '\0')
-            return &EP_CLASSES[i];
-    return NULL;
-}
-
 /* The generator's state at the start of batch k: seed * jump^k mod 2^46,
  * with jump the multiplier raised to the batch length. */
 static double ep_batch_seed(long k, double jump)
@@ -115,11 +107,7 @@ static int ep_verify(const struct ep_class *c, double sx, double sy, const long 
 
 int main(int argc, char **argv)
 {
-    const struct ep_class *c = ep_class_of(argc > 1 ? argv[1] : "A");
-    if (c == NULL) {
-        fprintf(stderr, "ep: unknown class '%s' (S, W or A)\n", argv[1]);
-        exit(2);
-    }
+    const struct ep_class *c = &EP_CLASSES[nas_class(argc, argv, "ep")];
     long batches = 1L << (c->m - BATCH_LOG2);
     double sx = 0.0, sy = 0.0;
     long q[NQ] = { 0 };

@@ -276,16 +276,6 @@ static int matches(double got, double want)
     return fabs((got - want) / want) <= 1e-12;
 }
 
-static const struct ft_class *pick_class(int argc, char **argv)
-{
-    const char *want = argc > 1 ? argv[1] : "A";
-    for (size_t i = 0; i < sizeof ft_classes / sizeof ft_classes[0]; i++)
-        if (want[0] == ft_classes[i].name && want[1] == '\0')
-            return &ft_classes[i];
-    fprintf(stderr, "ft: unknown class '%s' (S, W or A)\n", want);
-    exit(2);
-}
-
 static void *alloc_or_die(size_t bytes)
 {
     void *p = malloc(bytes);
@@ -314,7 +304,7 @@ static void start(const struct ft_class *c, void *u0, void *u1, void *tw, double
 
 int main(int argc, char **argv)
 {
-    const struct ft_class *c = pick_class(argc, argv);
+    const struct ft_class *c = &ft_classes[nas_class(argc, argv, "ft")];
     size_t points = (size_t)c->nx * c->ny * c->nz;
     void *u0 = alloc_or_die(points * sizeof(double complex));
     void *u1 = alloc_or_die(points * sizeof(double complex));

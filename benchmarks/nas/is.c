@@ -78,14 +78,6 @@ struct is_state {
     long rank_sum;                        /* the test keys' ranks, last ranking */
 };
 
-static const struct is_class *is_class_of(const char *arg)
-{
-    for (size_t i = 0; i < sizeof IS_CLASSES / sizeof IS_CLASSES[0]; i++)
-        if (arg[0] == IS_CLASSES[i].name && arg[1] == '\0')
-            return &IS_CLASSES[i];
-    return NULL;
-}
-
 static void *is_alloc(size_t n, size_t size)
 {
     void *p = malloc(n * size);
@@ -181,11 +173,7 @@ static void is_full_verify(struct is_state *s)
 
 int main(int argc, char **argv)
 {
-    const struct is_class *c = is_class_of(argc > 1 ? argv[1] : "A");
-    if (c == NULL) {
-        fprintf(stderr, "is: unknown class '%s' (S, W or A)\n", argv[1]);
-        exit(2);
-    }
+    const struct is_class *c = &IS_CLASSES[nas_class(argc, argv, "is")];
     struct is_state s = { .c = c, .nkeys = 1L << c->keys_log2, .max_key = 1 << c->max_key_log2 };
     s.keys = is_alloc((size_t)s.nkeys, sizeof *s.keys);
     s.count = is_alloc((size_t)s.max_key, sizeof *s.count);

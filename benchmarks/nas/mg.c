@@ -328,16 +328,6 @@ static void zran3(int n, double z[n][n][n])
     comm3(n, z);
 }
 
-static const struct mg_class *pick_class(int argc, char **argv)
-{
-    const char *want = argc > 1 ? argv[1] : "A";
-    for (size_t i = 0; i < sizeof mg_classes / sizeof mg_classes[0]; i++)
-        if (want[0] == mg_classes[i].name && want[1] == '\0')
-            return &mg_classes[i];
-    fprintf(stderr, "mg: unknown class '%s' (S, W or A)\n", want);
-    exit(2);
-}
-
 static void *alloc_grid(int n)
 {
     void *p = malloc(sizeof(double) * (size_t)n * (size_t)n * (size_t)n);
@@ -363,7 +353,7 @@ static void setup(int levels)
 
 int main(int argc, char **argv)
 {
-    const struct mg_class *cls = pick_class(argc, argv);
+    const struct mg_class *cls = &mg_classes[nas_class(argc, argv, "mg")];
     setup(cls->levels);
     int n = m[lt];
     double max_abs;

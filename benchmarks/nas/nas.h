@@ -15,6 +15,7 @@
 #define NAS_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <omp.h>
 
@@ -47,6 +48,20 @@ static inline double nas_wtime(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The class argv[1] names (S, W or A; A when there is none), as an index
+ * into a kernel's table of classes, which lists them in that order; an
+ * unknown class stops the program with status 2. */
+static inline int nas_class(int argc, char **argv, const char *kernel)
+{
+    const char *want = argc > 1 ? argv[1] : "A";
+    static const char names[] = "SWA";
+    for (int i = 0; i < 3; i++)
+        if (want[0] == names[i] && want[1] == '\0')
+            return i;
+    fprintf(stderr, "%s: unknown class '%s' (S, W or A)\n", kernel, want);
+    exit(2);
 }
 
 /* The team size a parallel region gets (omp_get_max_threads() may differ
