@@ -132,7 +132,6 @@ static inline void dsm_flag_clear(uint64_t page, uint8_t f)
 /* Before dsm_segments_init: share the executable's data [start, end). */
 void dsm_set_globals(uintptr_t start, uintptr_t end);
 void dsm_segments_init(void);
-void dsm_segments_fini(void);
 int64_t dsm_page_of(uintptr_t addr);
 struct dsm_seg *dsm_seg_of(uint64_t page);
 char *dsm_app(uint64_t page);

@@ -171,17 +171,6 @@ void dsm_segments_init(void)
     dsm.alloc_end = dsm_cfg.region_base + dsm_cfg.region_size;
 }
 
-void dsm_segments_fini(void)
-{
-    for (int i = 0; i < dsm.nsegs; i++) {
-        struct dsm_seg *s = &dsm.segs[i];
-        munmap((void *)s->base, s->size);
-        munmap(s->rt, s->size);
-        close(s->memfd);
-    }
-    dsm.nsegs = 0;
-}
-
 struct dsm_seg *dsm_seg_of(uint64_t page)
 {
     for (int i = 0; i < dsm.nsegs; i++) {

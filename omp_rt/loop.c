@@ -114,11 +114,6 @@ static void account(bool more, uint64_t lo, uint64_t hi)
     }
 }
 
-uint64_t omp_loop_seq(void)
-{
-    return cur.seq;
-}
-
 static bool static_next(uint64_t *lo, uint64_t *hi)
 {
     uint64_t size = (uint64_t)omp_rt_team_size(), num = (uint64_t)omp_rt_thread_num(), n = cur.a.n;

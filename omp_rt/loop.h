@@ -42,7 +42,6 @@ bool omp_loop_next(uint64_t *lo, uint64_t *hi);
  * a runtime schedule as a region whose body starts the loop); else 0. */
 uintptr_t omp_loop_last_site(void);
 uint64_t omp_loop_current(void);
-uint64_t omp_loop_seq(void);
 
 void omp_sections_init(unsigned count);
 
