@@ -71,16 +71,6 @@ struct cg_vectors {
     double *x, *z, *p, *q, *r;
 };
 
-static void *cg_alloc(size_t n, size_t size)
-{
-    void *p = malloc(n * size);
-    if (p == NULL) {
-        fprintf(stderr, "cg: out of memory\n");
-        exit(2);
-    }
-    return p;
-}
-
 /* ---- The matrix ------------------------------------------------------- */
 
 /* The generator state shared by all vectors, in generation order. */
@@ -150,7 +140,7 @@ static void cg_outer_products(const struct cg_class *c, int nvec_max, const int 
     for (int j = 0; j < n; j++)
         m->rowstr[j + 1] += m->rowstr[j];
 
-    int *fill = cg_alloc((size_t)n, sizeof *fill);
+    int *fill = nas_alloc("cg", (size_t)n, sizeof *fill);
     for (int j = 0; j < n; j++)
         fill[j] = m->rowstr[j];
     double ratio = pow(CG_RCOND, 1.0 / n), weight = 1.0;
@@ -201,9 +191,9 @@ static void cg_make_matrix(const struct cg_class *c, struct csr *m)
         g.pow2 *= 2;
     randlc(&g.seed, CG_MULT);             /* the specification discards one */
 
-    int *len = cg_alloc((size_t)n, sizeof *len);
-    int *pos = cg_alloc((size_t)n * vmax, sizeof *pos);
-    double *val = cg_alloc((size_t)n * vmax, sizeof *val);
+    int *len = nas_alloc("cg", (size_t)n, sizeof *len);
+    int *pos = nas_alloc("cg", (size_t)n * vmax, sizeof *pos);
+    double *val = nas_alloc("cg", (size_t)n * vmax, sizeof *val);
     size_t entries = 0;
     for (int i = 0; i < n; i++) {
         len[i] = cg_sparse_vector(&g, n, c->nonzer, i, pos + (size_t)i * vmax,
@@ -211,9 +201,9 @@ static void cg_make_matrix(const struct cg_class *c, struct csr *m)
         entries += (size_t)len[i] * len[i];
     }
     m->n = n;
-    m->rowstr = cg_alloc((size_t)n + 1, sizeof *m->rowstr);
-    m->colidx = cg_alloc(entries, sizeof *m->colidx);
-    m->a = cg_alloc(entries, sizeof *m->a);
+    m->rowstr = nas_alloc("cg", (size_t)n + 1, sizeof *m->rowstr);
+    m->colidx = nas_alloc("cg", entries, sizeof *m->colidx);
+    m->a = nas_alloc("cg", entries, sizeof *m->a);
     cg_outer_products(c, vmax, len, pos, val, m);
     cg_compress(m);
     free(len);
@@ -345,7 +335,7 @@ int main(int argc, char **argv)
     struct cg_vectors v;
     double **vec[] = { &v.x, &v.z, &v.p, &v.q, &v.r };
     for (size_t i = 0; i < sizeof vec / sizeof vec[0]; i++)
-        *vec[i] = cg_alloc((size_t)n, sizeof(double));
+        *vec[i] = nas_alloc("cg", (size_t)n, sizeof(double));
 
     cg_ones(n, v.x);
     cg_power_step(c, &m, &v);             /* untimed, as in NPB */

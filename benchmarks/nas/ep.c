@@ -62,13 +62,8 @@ static double uniform[2 * BATCH_PAIRS];
  * with jump the multiplier raised to the batch length. */
 static double ep_batch_seed(long k, double jump)
 {
-    double state = EP_SEED, power = jump;
-    while (k > 0) {
-        if (k & 1)
-            randlc(&state, power);
-        randlc(&power, power);
-        k >>= 1;
-    }
+    double state = EP_SEED;
+    randlc(&state, nas_power46(jump, k));
     return state;
 }
 

@@ -213,18 +213,6 @@ static void compute_twiddle(int nz, int ny, int nx, double tw[nz][ny][nx])
     }
 }
 
-/* a^n mod 2^46, by squaring, with the generator's exact multiplication. */
-static double power46(double a, long n)
-{
-    double result = 1.0, square = a;
-    for (; n != 0; n /= 2) {
-        if (n % 2 != 0)
-            randlc(&result, square);
-        randlc(&square, square);
-    }
-    return result;
-}
-
 /* The initial field: plane k takes the 2 nx ny numbers of the stream that
  * start at position 2 nx ny k, so each plane's seed is found by a jump and
  * the planes can be filled in parallel. */
@@ -233,7 +221,7 @@ static void compute_initial_conditions(int nz, int ny, int nx, double complex u[
 {
     const double a = 1220703125.0;
     long plane = 2L * nx * ny;
-    double jump = power46(a, plane), x = 314159265.0;
+    double jump = nas_power46(a, plane), x = 314159265.0;
     for (int k = 0; k < nz; k++) {
         seeds[k] = x;
         randlc(&x, jump);
@@ -276,16 +264,6 @@ static int matches(double got, double want)
     return fabs((got - want) / want) <= 1e-12;
 }
 
-static void *alloc_or_die(size_t bytes)
-{
-    void *p = malloc(bytes);
-    if (p == NULL) {
-        fprintf(stderr, "ft: out of memory (%zu bytes)\n", bytes);
-        exit(2);
-    }
-    return p;
-}
-
 static int longest_side(const struct ft_class *c)
 {
     int n = c->nx > c->ny ? c->nx : c->ny;
@@ -306,11 +284,11 @@ int main(int argc, char **argv)
 {
     const struct ft_class *c = &ft_classes[nas_class(argc, argv, "ft")];
     size_t points = (size_t)c->nx * c->ny * c->nz;
-    void *u0 = alloc_or_die(points * sizeof(double complex));
-    void *u1 = alloc_or_die(points * sizeof(double complex));
-    void *tw = alloc_or_die(points * sizeof(double));
-    double *seeds = alloc_or_die((size_t)c->nz * sizeof(double));
-    roots = alloc_or_die((size_t)longest_side(c) / 2 * sizeof(double complex));
+    void *u0 = nas_alloc("ft", points, sizeof(double complex));
+    void *u1 = nas_alloc("ft", points, sizeof(double complex));
+    void *tw = nas_alloc("ft", points, sizeof(double));
+    double *seeds = nas_alloc("ft", (size_t)c->nz, sizeof(double));
+    roots = nas_alloc("ft", (size_t)longest_side(c) / 2, sizeof(double complex));
 
     start(c, u0, u1, tw, seeds);        /* untimed warm-up, as in NPB */
 

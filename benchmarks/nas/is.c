@@ -78,16 +78,6 @@ struct is_state {
     long rank_sum;                        /* the test keys' ranks, last ranking */
 };
 
-static void *is_alloc(size_t n, size_t size)
-{
-    void *p = malloc(n * size);
-    if (p == NULL) {
-        fprintf(stderr, "is: out of memory\n");
-        exit(2);
-    }
-    return p;
-}
-
 /* The keys, in order from one sequence of the generator. */
 static void is_generate(struct is_state *s)
 {
@@ -156,7 +146,7 @@ static void is_rank(struct is_state *s, int it)
  * run ends) and check the order. */
 static void is_full_verify(struct is_state *s)
 {
-    int *sorted = is_alloc((size_t)s->nkeys, sizeof *sorted);
+    int *sorted = nas_alloc("is", (size_t)s->nkeys, sizeof *sorted);
     for (long i = 0; i < s->nkeys; i++)
         sorted[--s->count[s->keys[i]]] = s->keys[i];
     long disorder = 0;
@@ -175,8 +165,8 @@ int main(int argc, char **argv)
 {
     const struct is_class *c = &IS_CLASSES[nas_class(argc, argv, "is")];
     struct is_state s = { .c = c, .nkeys = 1L << c->keys_log2, .max_key = 1 << c->max_key_log2 };
-    s.keys = is_alloc((size_t)s.nkeys, sizeof *s.keys);
-    s.count = is_alloc((size_t)s.max_key, sizeof *s.count);
+    s.keys = nas_alloc("is", (size_t)s.nkeys, sizeof *s.keys);
+    s.count = nas_alloc("is", (size_t)s.max_key, sizeof *s.count);
 
     is_generate(&s);
     is_rank(&s, 1);                       /* untimed, as in NPB */

@@ -241,18 +241,6 @@ static void mg3p(void)
     psinv(m[lt], r[lt], u[lt]);
 }
 
-/* a^n mod 2^46, by squaring, with the generator's exact multiplication. */
-static double power46(double a, long n)
-{
-    double result = 1.0, square = a;
-    for (; n != 0; n /= 2) {
-        if (n % 2 != 0)
-            randlc(&result, square);
-        randlc(&square, square);
-    }
-    return result;
-}
-
 /* A list of the N_EXTREMES best points seen so far, sorted so that the
  * weakest is first: sign +1 keeps the largest values, -1 the smallest. */
 struct extremes {
@@ -294,7 +282,7 @@ static void zran3(int n, double z[n][n][n])
 {
     const double a = 1220703125.0;
     int side = n - 2;
-    double a_row = power46(a, side), a_plane = power46(a, (long)side * side);
+    double a_row = nas_power46(a, side), a_plane = nas_power46(a, (long)side * side);
     double x_plane = 314159265.0;
 
     zero3(n, z);
@@ -330,12 +318,7 @@ static void zran3(int n, double z[n][n][n])
 
 static void *alloc_grid(int n)
 {
-    void *p = malloc(sizeof(double) * (size_t)n * (size_t)n * (size_t)n);
-    if (p == NULL) {
-        fprintf(stderr, "mg: out of memory for a %d^3 grid\n", n);
-        exit(2);
-    }
-    return p;
+    return nas_alloc("mg", (size_t)n * (size_t)n * (size_t)n, sizeof(double));
 }
 
 static void setup(int levels)

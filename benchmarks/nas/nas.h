@@ -36,6 +36,19 @@ static inline double randlc(double *x, double a)
     return NAS_R46 * *x;
 }
 
+/* a^n mod 2^46, by squaring, with the generator's exact multiplication:
+ * the multiplier that jumps the generator n steps ahead. */
+static inline double nas_power46(double a, long n)
+{
+    double result = 1.0, square = a;
+    for (; n != 0; n /= 2) {
+        if (n % 2 != 0)
+            randlc(&result, square);
+        randlc(&square, square);
+    }
+    return result;
+}
+
 /* n steps of the generator, the numbers stored in y[0..n-1]. */
 static inline void vranlc(long n, double *x, double a, double *y)
 {
@@ -48,6 +61,18 @@ static inline double nas_wtime(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* malloc of n elements of `size` bytes; out of memory stops the program
+ * with status 2 and a message naming the kernel. */
+static inline void *nas_alloc(const char *kernel, size_t n, size_t size)
+{
+    void *p = malloc(n * size);
+    if (p == NULL) {
+        fprintf(stderr, "%s: out of memory (%zu bytes)\n", kernel, n * size);
+        exit(2);
+    }
+    return p;
 }
 
 /* The class argv[1] names (S, W or A; A when there is none), as an index
