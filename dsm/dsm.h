@@ -143,6 +143,9 @@ void dsm_protect_list(const uint64_t *sorted, size_t n, enum dsm_state st);
 void dsm_pages_init(void);
 struct dsm_stripe *dsm_stripe(uint64_t page);
 void dsm_note_written(uint64_t page);      /* stripe lock held */
+/* A page whose writes a release has just published without its fault
+ * (a hot page, flush.c): only the next barrier's notices still need it. */
+void dsm_note_announced(uint64_t page);
 uint64_t *dsm_claim(const uint64_t *pages, size_t n, bool (*want)(size_t i, uint64_t page, const void *arg),
                     const void *arg, size_t *k);
 void dsm_settle_claimed(const uint64_t *sorted, size_t n, enum dsm_state st);

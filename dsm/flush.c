@@ -312,14 +312,7 @@ static void hot_written(uint64_t page, struct dsm_plist *written)
     dsm_plist_add(written, page);
     dsm_count_fault(page, true);
     __atomic_fetch_add(&dsm.remote_writes, 1, __ATOMIC_RELAXED);
-    pthread_mutex_lock(&dsm.lists_mu);
-    if (!dsm_flag(page, PF_BAR)) {
-        dsm_plist_add(&dsm.bar, page);
-        dsm_flag_set(page, PF_BAR);
-    }
-    if (dsm.locks_held)
-        dsm_plist_add(&dsm.lock_log, page);
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_note_announced(page);
 }
 
 /* Diffs every hot page, refreshes the twins of those written and cools
@@ -366,6 +359,17 @@ static void diff_keep(uint64_t page, struct dsm_buf *batches, uint64_t *counts)
     hot_add(page);
 }
 
+/* While this node holds locks, every page a release publishes is logged:
+ * a lock's release must announce all written since it was acquired. */
+static void log_for_locks(const struct dsm_plist *written)
+{
+    pthread_mutex_lock(&dsm.lists_mu);
+    if (dsm.locks_held)
+        for (size_t i = 0; i < written->n; i++)
+            dsm_plist_add(&dsm.lock_log, written->pages[i]);
+    pthread_mutex_unlock(&dsm.lists_mu);
+}
+
 void dsm_release(struct dsm_plist *written)
 {
     catch_new_sharers();
@@ -373,9 +377,6 @@ void dsm_release(struct dsm_plist *written)
     register_fresh();
     pthread_mutex_lock(&dsm.lists_mu);
     dsm_plist_take(&dsm.rel, written);
-    if (dsm.locks_held)
-        for (size_t i = 0; i < written->n; i++)
-            dsm_plist_add(&dsm.lock_log, written->pages[i]);
     pthread_mutex_unlock(&dsm.lists_mu);
     if (written->n == 0 && hot.n == 0)
         return;
@@ -406,6 +407,7 @@ void dsm_release(struct dsm_plist *written)
     dsm_plist_free(&prot);
     dsm_plist_free(&keep);
     dsm_plist_sort(written);
+    log_for_locks(written);
     for (int n = 0; n < dsm.nodes; n++) {
         STAT_ADD(diffs_sent, counts[n]);
         STAT_ADD(diff_bytes_sent, batches[n].n);

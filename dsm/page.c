@@ -138,18 +138,30 @@ void dsm_settle_claimed(const uint64_t *sorted, size_t n, enum dsm_state st)
     }
 }
 
+/* Puts the page in the lists `lists` names (PF_REL: written since the
+ * last release, PF_BAR: since the last barrier) that do not hold it yet. */
+static void note(uint64_t page, uint8_t lists)
+{
+    if ((__atomic_load_n(&dsm.flags[page], __ATOMIC_RELAXED) & lists) == lists)
+        return;
+    pthread_mutex_lock(&dsm.lists_mu);
+    if ((lists & PF_REL) && !dsm_flag(page, PF_REL))
+        dsm_plist_add(&dsm.rel, page);
+    if ((lists & PF_BAR) && !dsm_flag(page, PF_BAR))
+        dsm_plist_add(&dsm.bar, page);
+    dsm_flag_set(page, lists);
+    pthread_mutex_unlock(&dsm.lists_mu);
+}
+
 /* Records that this node wrote the page in the current interval. */
 void dsm_note_written(uint64_t page)
 {
-    if (dsm_flag(page, PF_REL) && dsm_flag(page, PF_BAR))
-        return;
-    pthread_mutex_lock(&dsm.lists_mu);
-    if (!dsm_flag(page, PF_REL))
-        dsm_plist_add(&dsm.rel, page);
-    if (!dsm_flag(page, PF_BAR))
-        dsm_plist_add(&dsm.bar, page);
-    dsm_flag_set(page, PF_REL | PF_BAR);
-    pthread_mutex_unlock(&dsm.lists_mu);
+    note(page, PF_REL | PF_BAR);
+}
+
+void dsm_note_announced(uint64_t page)
+{
+    note(page, PF_BAR);
 }
 
 /* Counts a fault for home migration: a read or a write of the page in the

@@ -32,10 +32,10 @@ struct mig_move {
  * counts of every node (c is reordered).  A page stays where it is if
  * keep(page) says so, if the home itself wrote it in the region, if no
  * node wrote it, or if it would go back to the home it last left
- * (moved_from[page] - 1; moved_from may be NULL); otherwise it goes to the node with the largest reads + 2 x writes, the
- * home winning ties, and ties between other nodes going to the one given
- * the fewest pages so far.  Writes at most n moves to out; returns their
- * number. */
+ * (moved_from[page] - 1; moved_from may be NULL); otherwise it goes to
+ * the node with the largest reads + 2 x writes, the home winning ties, and
+ * ties between other nodes going to the one given the fewest pages so far.
+ * Writes at most n moves to out; returns their number. */
 size_t mig_decide(struct mig_count *c, size_t n, int nodes, int self, bool (*keep)(uint64_t page),
                   const uint16_t *moved_from, struct mig_move *out);
 

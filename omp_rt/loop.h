@@ -36,11 +36,11 @@ void omp_loop_args_ull(struct omp_loop_args *a, int kind, bool up, unsigned long
 void omp_loop_init(const struct omp_loop_args *a);
 /* The next chunk [lo, hi) of iteration numbers; false when none is left. */
 bool omp_loop_next(uint64_t *lo, uint64_t *hi);
-/* The iteration number of the iteration that is running (for ordered). */
 /* The call site of the worksharing loop the current region ran last, if
  * that was its last worksharing construct (GCC runs a `parallel for` with
  * a runtime schedule as a region whose body starts the loop); else 0. */
 uintptr_t omp_loop_last_site(void);
+/* The iteration number of the iteration that is running (for ordered). */
 uint64_t omp_loop_current(void);
 
 void omp_sections_init(unsigned count);
