@@ -88,7 +88,6 @@ struct dsm {
     uint32_t *reads, *writes;
     struct dsm_plist counted;
     uint64_t remote_writes;       /* write faults on pages homed elsewhere, since then */
-    uint16_t *moved_from;         /* per page: the home it last moved away from + 1, 0: none */
     /* The sharer bitmap of the pages this node is home of: word 0 counts
      * registrations, then one bit per page.  Other nodes set bits with
      * one-sided atomics (flush.c); the bits are never cleared. */
@@ -141,6 +140,8 @@ void dsm_protect_list(const uint64_t *sorted, size_t n, enum dsm_state st);
 
 /* page.c */
 void dsm_pages_init(void);
+/* A zeroed table of elem bytes per page, given memory only where touched. */
+void *dsm_page_table(size_t elem);
 struct dsm_stripe *dsm_stripe(uint64_t page);
 void dsm_note_written(uint64_t page);      /* stripe lock held */
 /* A page whose writes a release has just published without its fault

@@ -25,7 +25,7 @@
 #include <sanitizer/lsan_interface.h>
 #endif
 
-static void *table(size_t elem)
+void *dsm_page_table(size_t elem)
 {
     size_t bytes = dsm.npages * elem;
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -36,18 +36,17 @@ static void *table(size_t elem)
 
 void dsm_pages_init(void)
 {
-    dsm.state = table(sizeof *dsm.state);
-    dsm.flags = table(sizeof *dsm.flags);
-    dsm.home = table(sizeof *dsm.home);
-    dsm.twin = table(sizeof *dsm.twin);
+    dsm.state = dsm_page_table(sizeof *dsm.state);
+    dsm.flags = dsm_page_table(sizeof *dsm.flags);
+    dsm.home = dsm_page_table(sizeof *dsm.home);
+    dsm.twin = dsm_page_table(sizeof *dsm.twin);
 #ifdef __SANITIZE_ADDRESS__
     /* Twins are heap blocks that only this table points to: LeakSanitizer
      * must scan it, or it reports the twins alive at exit as leaked. */
     __lsan_register_root_region(dsm.twin, dsm.npages * sizeof *dsm.twin);
 #endif
-    dsm.reads = table(sizeof *dsm.reads);
-    dsm.writes = table(sizeof *dsm.writes);
-    dsm.moved_from = table(sizeof *dsm.moved_from);
+    dsm.reads = dsm_page_table(sizeof *dsm.reads);
+    dsm.writes = dsm_page_table(sizeof *dsm.writes);
     for (int i = 0; i < DSM_STRIPES; i++) {
         pthread_mutex_init(&dsm.stripes[i].mu, NULL);
         pthread_cond_init(&dsm.stripes[i].cv, NULL);

@@ -16,10 +16,15 @@
  * reads a boundary row, or the master that sums the result -- away from
  * the node that uses it every step, and back at the next migration.
  *
- * Nor does a page move back to the home it last left (a bounce): two
- * nodes that write it in turn, as the two halves of a transpose do, would
- * otherwise send it to and fro at every migration, each move costing a
- * copy of the page on top of the remote writes it was meant to save.
+ * Nor does a page move straight back to the home it last left (a
+ * bounce): two nodes that write it in turn, as the two halves of a
+ * transpose do, would otherwise send it to and fro at every migration,
+ * each move costing a copy of the page on top of the remote writes it was
+ * meant to save.  It may go back once it has stayed 2^b migration points
+ * where it is, b being the times it went back before: work that really
+ * moved back (a profiled schedule returning rows to a node) takes its
+ * pages along at the next point, and a page written in turn settles after
+ * a few bounces, each twice as far apart as the one before.
  */
 #include "migrate.h"
 
@@ -35,10 +40,20 @@ static int cmp_count(const void *a, const void *b)
     return (x->node > y->node) - (x->node < y->node);
 }
 
+/* The node a page may not go to now: the home it last left, until it has
+ * stayed 2^bounces points; -1 for none. */
+static int barred(const struct mig_past *past, uint64_t page, uint32_t point)
+{
+    if (!past || !past[page].from)
+        return -1;
+    unsigned b = past[page].bounces < 10 ? 3 * past[page].bounces : 30;
+    return point - past[page].at >= (1u << b) ? -1 : past[page].from - 1;
+}
+
 /* The decision for one page, whose counts are c[0..n): the new home, or -1
  * to stay.  w is scratch space for one weight per node. */
 static int choose(const struct mig_count *c, size_t n, int nodes, int self, uint64_t *w,
-                  const uint64_t *given, int left)
+                  const uint64_t *given, int not_to)
 {
     for (int k = 0; k < nodes; k++)
         w[k] = 0;
@@ -55,11 +70,11 @@ static int choose(const struct mig_count *c, size_t n, int nodes, int self, uint
     for (int k = 0; k < nodes; k++)
         if (w[k] > w[to] || (w[k] == w[to] && to != self && given[k] < given[to]))
             to = k;
-    return to == self || to == left ? -1 : to;
+    return to == self || to == not_to ? -1 : to;
 }
 
 size_t mig_decide(struct mig_count *c, size_t n, int nodes, int self, bool (*keep)(uint64_t page),
-                  const uint16_t *moved_from, struct mig_move *out)
+                  const struct mig_past *past, uint32_t point, struct mig_move *out)
 {
     if (n > 1)   /* c may be NULL when there is no count, and qsort's must not be */
         qsort(c, n, sizeof *c, cmp_count);
@@ -71,8 +86,7 @@ size_t mig_decide(struct mig_count *c, size_t n, int nodes, int self, bool (*kee
         size_t j = i;
         while (j < n && c[j].page == c[i].page)
             j++;
-        int left = moved_from ? moved_from[c[i].page] - 1 : -1;
-        int to = keep(c[i].page) ? -1 : choose(c + i, j - i, nodes, self, w, given, left);
+        int to = keep(c[i].page) ? -1 : choose(c + i, j - i, nodes, self, w, given, barred(past, c[i].page, point));
         if (to >= 0) {
             out[moves++] = (struct mig_move){ .page = c[i].page, .from = self, .to = to };
             given[to]++;

@@ -48,6 +48,10 @@ static struct {
     size_t n, cap;
 } inbox = { .mu = PTHREAD_MUTEX_INITIALIZER };
 
+/* Every page's past moves (decide.c), and the migration points taken. */
+static struct mig_past *past;
+static uint32_t point;
+
 /* Node 0's record of every migration point, for the OMPDSM_STATS report. */
 struct point {
     uint64_t barrier;
@@ -175,7 +179,7 @@ static struct mig_move *decide(size_t *n)
     struct mig_move *moves = malloc((inbox.n + 1) * sizeof *moves);
     if (!moves)
         dsm_fatal("out of memory deciding page migrations");
-    *n = mig_decide(inbox.v, inbox.n, dsm.nodes, dsm.node, keep, dsm.moved_from, moves);
+    *n = mig_decide(inbox.v, inbox.n, dsm.nodes, dsm.node, keep, past, point, moves);
     inbox.n = 0;
     pthread_mutex_unlock(&inbox.mu);
     return moves;
@@ -230,7 +234,9 @@ static void apply_moves(const struct mig_move *m, size_t n)
     for (size_t i = 0; i < n; i++) {
         uint64_t p = m[i].page;
         dsm.home[p] = (uint16_t)(m[i].to + 1);
-        dsm.moved_from[p] = (uint16_t)(m[i].from + 1);
+        past[p].bounces += past[p].from == m[i].to + 1 && past[p].bounces < UINT8_MAX;
+        past[p].from = (uint16_t)(m[i].from + 1);
+        past[p].at = point;
         dsm_flag_clear(p, PF_SHARER);
         if (m[i].to == dsm.node) {
             dsm_cool(p);    /* a hot page of ours: home pages keep no twin */
@@ -301,6 +307,9 @@ static void migrate_step(void)
     ensure_registered();
     if (dsm.locks_held)
         dsm_fatal("home migration requested while this node holds a lock");
+    if (!past)
+        past = dsm_page_table(sizeof *past);
+    point++;
     uint64_t t0 = dsm_now_ns();
     send_counts();
     dsm_barrier();

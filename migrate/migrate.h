@@ -28,16 +28,26 @@ struct mig_move {
     int32_t from, to;
 };
 
+/* A page's past moves: the home it last left (+ 1, 0: none), the
+ * migration point at which it arrived where it is, and how many times it
+ * went back to the home it had just left. */
+struct mig_past {
+    uint16_t from;
+    uint8_t bounces;
+    uint32_t at;
+};
+
 /* Decides the new homes of pages that node `self` is home of, from the
- * counts of every node (c is reordered).  A page stays where it is if
- * keep(page) says so, if the home itself wrote it in the region, if no
- * node wrote it, or if it would go back to the home it last left
- * (moved_from[page] - 1; moved_from may be NULL); otherwise it goes to
- * the node with the largest reads + 2 x writes, the home winning ties, and
- * ties between other nodes going to the one given the fewest pages so far.
- * Writes at most n moves to out; returns their number. */
+ * counts of every node (c is reordered), at migration point `point`.  A
+ * page stays where it is if keep(page) says so, if the home itself wrote
+ * it in the region, if no node wrote it, or if it would go back to the
+ * home it last left (past[page], which may be NULL) less than
+ * 2^bounces points after it arrived; otherwise it goes to the node with
+ * the largest reads + 2 x writes, the home winning ties, and ties between
+ * other nodes going to the one given the fewest pages so far.  Writes at
+ * most n moves to out; returns their number. */
 size_t mig_decide(struct mig_count *c, size_t n, int nodes, int self, bool (*keep)(uint64_t page),
-                  const uint16_t *moved_from, struct mig_move *out);
+                  const struct mig_past *past, uint32_t point, struct mig_move *out);
 
 /* The collective migration step; every node calls it at the same point.
  * In a barrier group smaller than the job (dsm_barrier_group) node 0 wakes

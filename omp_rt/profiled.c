@@ -2,16 +2,18 @@
  * profiled.c: OMP_SCHEDULE=profiled, a block schedule whose blocks follow
  * the measured speed of the nodes.
  *
- * Loops are grouped by iteration space (first value, step, count): the
- * loops of a program that run over the same space usually touch the same
- * data by the same index (a stencil's copy and update sweeps), and on a
- * DSM they must keep the same blocks, or every node would work on rows
- * whose pages another node just wrote.  So a site here is an iteration
- * space, whatever call sites run over it; the profiler still reports each
- * call site.  Each execution of a profiled loop gives every node one
- * contiguous block; the node measures
- * the time from taking its block to asking for the next one (its compute
- * time, without the barrier that follows).  The timings ride on the next
+ * Loops are grouped by the rows they run over: loops with the same step
+ * over nearly the same indices (joins()) usually touch the same data by
+ * the same index (a stencil's copy over rows 0..N-1 and its update over
+ * rows 1..N-2), and on a DSM they must keep the same blocks, or every
+ * node would work on rows whose pages another node just wrote.  So a site
+ * here is a group of loops, whatever call sites and parallel regions they
+ * are in, and its block boundaries are the program's indices: each node
+ * runs the same rows in every loop of the site.  The profiler still
+ * reports each call site.  Each execution of a profiled loop gives every
+ * node one contiguous block; the node measures the time from taking its
+ * block to asking for the next one (its compute time, without the barrier
+ * that follows).  The timings ride on the next
  * DSM barrier (dsm_barrier_extra), so every node receives every node's
  * timing of an execution at the same barrier and updates the same table
  * in the same way: the blocks stay identical on all nodes without any
@@ -103,7 +105,8 @@ enum { WINDOW = 16, CALM = 64 };
 enum { LOOPS = 8 };
 
 struct site {
-    struct omp_site_key key;
+    uint64_t base, incr;        /* the program's index of iteration 0, its step */
+    uint64_t n;                 /* iterations 0 .. n-1: every loop's range together */
     int nodes;                  /* the team's threads: nodes 0 .. nodes-1 */
     uint64_t *bounds;           /* nodes + 1 iteration numbers */
     uint64_t started;           /* executions this node has started */
@@ -127,7 +130,10 @@ struct site {
     unsigned window, filled, next; /* the ring of the last measured executions */
     uint64_t *win_ns, *win_iters;  /* [window][node] */
     uint8_t *win_loop;             /* [window]: which loop */
-    uintptr_t where[LOOPS];        /* the loops' call sites */
+    struct loop {
+        uintptr_t where;           /* call site */
+        uint64_t start, len;       /* its first index and its iterations */
+    } loops[LOOPS];
     unsigned nloops, loop;         /* how many; the loop of execution `done` */
 };
 
@@ -136,7 +142,8 @@ struct timing {
     uint32_t site;
     int32_t node;
     int32_t team, pad;          /* the team's size: the sites of its table */
-    uint64_t where, exec, ns, iters;
+    uint64_t where, start, len; /* the loop (struct loop) */
+    uint64_t exec, ns, iters;
 };
 
 /* Sites are kept per team size: a team of k threads runs on nodes
@@ -157,7 +164,7 @@ static struct {
     size_t nout, capout;
     /* the execution this node is running */
     uint32_t site;
-    uintptr_t where;
+    struct loop loop;
     uint64_t exec, t0;
     bool cpus_shared;           /* some CPU runs more than one node (cpus_shared()) */
 } prof;
@@ -170,18 +177,59 @@ static uint64_t *node_array(void)
     return a;
 }
 
-static uint32_t site_of(struct table *t, int nodes, const struct omp_site_key *k)
+/* Loops join a site when they run over nearly the same iterations: the
+ * same step, their first indices a whole number of steps apart, and the
+ * iterations they share at least NEAR of those either covers.  A
+ * stencil's copy over rows 0..N-1 and its update over rows 1..N-2 then
+ * share their blocks' boundaries, so each node keeps its rows in both; a
+ * loop over half the rows does not join (its blocks would all fall to one
+ * side of the boundaries). */
+#define NEAR 0.9
+
+/* Where the loop over k starts in site s's iterations, if it joins the
+ * site: *off (negative: before the site's first). */
+static bool joins(const struct site *s, const struct omp_site_key *k, int64_t *off)
 {
-    for (size_t i = 0; i < t->n; i++)
-        if (!memcmp(&t->v[i].key, k, sizeof *k))
-            return (uint32_t)i;
+    if (k->incr != s->incr || !k->n)
+        return false;
+    int64_t d = (int64_t)(k->start - s->base), step = (int64_t)s->incr;
+    if (d % step)
+        return false;
+    *off = d / step;
+    int64_t lo = *off > 0 ? *off : 0, hi = *off + (int64_t)k->n < (int64_t)s->n ? *off + (int64_t)k->n : (int64_t)s->n;
+    int64_t lo_all = *off < 0 ? *off : 0, hi_all = *off + (int64_t)k->n > (int64_t)s->n ? *off + (int64_t)k->n : (int64_t)s->n;
+    return hi > lo && (double)(hi - lo) >= NEAR * (double)(hi_all - lo_all);
+}
+
+/* The site takes in iterations from `off` (negative: before its first)
+ * for `len`: its range grows, the boundaries inside it stay on the same
+ * program indices. */
+static void widen(struct site *s, int64_t off, uint64_t len)
+{
+    if (off < 0) {
+        uint64_t by = (uint64_t)-off;
+        s->base -= by * s->incr;
+        s->n += by;
+        for (int i = 1; i < s->nodes; i++)
+            s->bounds[i] += by;
+        off = 0;
+    }
+    if ((uint64_t)off + len > s->n)
+        s->n = (uint64_t)off + len;
+    s->bounds[s->nodes] = s->n;
+}
+
+static struct site *new_site(struct table *t, int nodes, const struct omp_site_key *k)
+{
     struct site *v = realloc(t->v, (t->n + 1) * sizeof *v);
     if (!v)
         dsm_fatal("out of memory for the profiled schedule");
     t->v = v;
-    struct site *s = &v[t->n];
+    struct site *s = &v[t->n++];
     memset(s, 0, sizeof *s);
-    s->key = *k;
+    s->base = k->start;
+    s->incr = k->incr;
+    s->n = k->n;
     s->nodes = nodes;
     s->bounds = node_array();
     s->measure_from = omp_profiled.warmup;
@@ -200,7 +248,29 @@ static uint32_t site_of(struct table *t, int nodes, const struct omp_site_key *k
         dsm_fatal("out of memory for the profiled schedule");
     for (int i = 0; i <= s->nodes; i++)     /* equal blocks, as static */
         s->bounds[i] = k->n * (uint64_t)i / (uint64_t)s->nodes;
-    return (uint32_t)t->n++;
+    return s;
+}
+
+/* The site of the loop over k: the first it joins, else a new one. */
+static uint32_t site_of(struct table *t, int nodes, const struct omp_site_key *k)
+{
+    int64_t off;
+    for (size_t i = 0; i < t->n; i++) {
+        if (joins(&t->v[i], k, &off)) {
+            widen(&t->v[i], off, k->n);
+            return (uint32_t)i;
+        }
+    }
+    new_site(t, nodes, k);
+    return (uint32_t)(t->n - 1);
+}
+
+/* Iterations of loop l of site s that node i runs on boundaries b. */
+static void clip(const struct site *s, const struct loop *l, const uint64_t *b, int i, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t off = (uint64_t)((int64_t)(l->start - s->base) / (int64_t)s->incr), end = off + l->len;
+    *lo = b[i] < off ? 0 : b[i] > end ? l->len : b[i] - off;
+    *hi = b[i + 1] < off ? 0 : b[i + 1] > end ? l->len : b[i + 1] - off;
 }
 
 /* ---- this node's execution ---------------------------------------------- */
@@ -211,10 +281,9 @@ void omp_profiled_begin(const struct omp_site_key *k, uintptr_t where, uint64_t 
     struct table *t = &prof.tables[prof.team];
     prof.site = site_of(t, (int)prof.team, k);
     struct site *s = &t->v[prof.site];
-    prof.where = where;
+    prof.loop = (struct loop){ .where = where, .start = k->start, .len = k->n };
     prof.exec = s->started++;
-    *lo = s->bounds[omp_rt.node];
-    *hi = s->bounds[omp_rt.node + 1];
+    clip(s, &prof.loop, s->bounds, omp_rt.node, lo, hi);
     prof.t0 = dsm_now_ns();
 }
 
@@ -228,8 +297,9 @@ void omp_profiled_end(uint64_t iters)
     }
     uint64_t ns = dsm_now_ns() - prof.t0;
     prof.out[prof.nout++] = (struct timing){ .site = prof.site, .node = omp_rt.node, .team = (int32_t)prof.team,
-                                             .where = prof.where,
-                                             .exec = prof.exec, .ns = ns ? ns : 1, .iters = iters };
+                                             .where = prof.loop.where, .start = prof.loop.start,
+                                             .len = prof.loop.len, .exec = prof.exec,
+                                             .ns = ns ? ns : 1, .iters = iters };
 }
 
 /* ---- every node: the timings of every node ------------------------------- */
@@ -239,14 +309,14 @@ void omp_profiled_end(uint64_t iters)
  * reach one loop through different call sites (the compiler may copy a
  * call into two paths, and thread-dependent code picks one), and every
  * node must keep the same loops to take the same decisions. */
-static uint32_t loop_of(struct site *s, uintptr_t where)
+static uint32_t loop_of(struct site *s, const struct loop *l)
 {
     for (unsigned i = 0; i < s->nloops; i++)
-        if (s->where[i] == where)
+        if (!memcmp(&s->loops[i], l, sizeof *l))
             return i;
     if (s->nloops == LOOPS)
         return LOOPS - 1;
-    s->where[s->nloops] = where;
+    s->loops[s->nloops] = *l;
     return s->nloops++;
 }
 
@@ -341,7 +411,9 @@ static double predicted(const struct site *s, const double *cost, const unsigned
     for (unsigned l = 0; l < s->nloops; l++) {
         double worst = 0;
         for (int i = 0; i < nodes; i++) {
-            double t = (double)(bounds[i + 1] - bounds[i]) * cost[l * (unsigned)nodes + (unsigned)i];
+            uint64_t lo, hi;
+            clip(s, &s->loops[l], bounds, i, &lo, &hi);
+            double t = (double)(hi - lo) * cost[l * (unsigned)nodes + (unsigned)i];
             worst = t > worst ? t : worst;
         }
         total += count[l] * worst;
@@ -360,7 +432,7 @@ static bool proportional(const struct site *s, const double *speed, double *targ
         total += speed[i];
     if (total <= 0)
         return false;
-    uint64_t g = omp_profiled.min, granules = (s->key.n + g - 1) / g;
+    uint64_t g = omp_profiled.min, granules = (s->n + g - 1) / g;
     for (int i = 1; i < nodes; i++) {
         acc += speed[i - 1];
         target[i] = acc / total * (double)granules;
@@ -374,7 +446,7 @@ static bool proportional(const struct site *s, const double *speed, double *targ
 static uint64_t bounds_towards(const struct site *s, const double *target, double step, uint64_t *bounds)
 {
     int nodes = s->nodes;
-    uint64_t n = s->key.n, g = omp_profiled.min;
+    uint64_t n = s->n, g = omp_profiled.min;
     uint64_t granules = (n + g - 1) / g, floor_each = granules >= (uint64_t)nodes ? 1 : 0, largest = 0;
     bounds[0] = 0;
     for (int i = 1; i < nodes; i++) {
@@ -448,7 +520,7 @@ static bool repartition(struct site *s)
      * the equal blocks were a guess, and each move costs page traffic. */
     double reach = first && best_t < now_t * (1 - 2 * s->alpha) ? 1.0 : step;
     uint64_t largest = bounds_towards(s, best, reach, bounds);
-    if (largest == 0 || (double)largest < s->alpha / 2 * (double)s->key.n / nodes)
+    if (largest == 0 || (double)largest < s->alpha / 2 * (double)s->n / nodes)
         return false;
     for (int i = 1; i < nodes; i++)
         s->moved[i] = (int64_t)bounds[i] - (int64_t)s->bounds[i];
@@ -640,7 +712,8 @@ static void consume(const void *data, size_t len)
         if (t[i].exec != s->done)
             dsm_fatal("internal: loop site %u: timing of execution %lu while collecting %lu", t[i].site,
                       (unsigned long)t[i].exec, (unsigned long)s->done);
-        uint32_t loop = loop_of(s, t[i].where);
+        struct loop l = { .where = t[i].where, .start = t[i].start, .len = t[i].len };
+        uint32_t loop = loop_of(s, &l);
         if (s->got == 0)
             s->loop = loop;     /* node 0's, if the nodes' call sites differ */
         s->ns[t[i].node] = t[i].ns;
@@ -667,8 +740,8 @@ static void report_table(const struct table *t)
 {
     for (size_t i = 0; i < t->n; i++) {
         const struct site *s = &t->v[i];
-        fprintf(stderr, "%12lu %lu %ld: %u, %u;", (unsigned long)s->key.n, (unsigned long)s->key.start,
-                (long)s->key.incr, s->changes, s->undone);
+        fprintf(stderr, "%12lu %ld %ld: %u, %u;", (unsigned long)s->n, (long)s->base, (long)s->incr, s->changes,
+                s->undone);
         for (int n = 0; n < s->nodes; n++)
             fprintf(stderr, " %lu", (unsigned long)(s->bounds[n + 1] - s->bounds[n]));
         fputc('\n', stderr);

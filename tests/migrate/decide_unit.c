@@ -2,7 +2,7 @@
  * The migration policy (migrate/decide.c) on hand-made counts: the heaviest
  * node (reads + 2 x writes) becomes home; a page the home wrote, that
  * nobody wrote, that keep() protects, or that would go back to the home it
- * last left, stays; the home wins ties; ties among other nodes are spread
+ * last left too soon, stays; the home wins ties; ties among other nodes are spread
  * evenly.
  */
 #include "../../migrate/migrate.h"
@@ -57,7 +57,7 @@ static void weights(void)
     };
     size_t n = sizeof c / sizeof *c;
     struct mig_move m[16];
-    size_t k = mig_decide(c, n, 3, 0, keep_page_7, NULL, m);
+    size_t k = mig_decide(c, n, 3, 0, keep_page_7, NULL, 0, m);
     EXPECT(dest(m, k, 1) == 2, "page 1 should go to node 2, went to %d", dest(m, k, 1));
     EXPECT(dest(m, k, 2) == -1, "page 2 (read only) moved to %d", dest(m, k, 2));
     EXPECT(dest(m, k, 3) == -1, "page 3 (written by its home) moved to %d", dest(m, k, 3));
@@ -82,7 +82,7 @@ static void balance(void)
         c[2 * p + 1] = (struct mig_count){ (uint64_t)p, 2, 1, 1 };
     }
     struct mig_move m[2 * PAGES];
-    size_t k = mig_decide(c, 2 * PAGES, 3, 0, keep_none, NULL, m);
+    size_t k = mig_decide(c, 2 * PAGES, 3, 0, keep_none, NULL, 0, m);
     int to1 = 0, to2 = 0;
     for (size_t i = 0; i < k; i++) {
         to1 += m[i].to == 1;
@@ -92,17 +92,23 @@ static void balance(void)
     EXPECT(abs(to1 - to2) <= 1, "evenly shared pages split %d / %d", to1, to2);
 }
 
-/* Pages written by node 1 alone (home 0): the one that left node 1 for
- * node 0 at the last migration stays, the others go to node 1. */
+/* Pages written by node 1 alone (home 0), decided at point 6.  Page 1
+ * left node 1 for node 0 at point 5, having bounced once before: it must
+ * stay two points, and stays.  Page 4 left node 1 at point 5 too, for the
+ * first time: it may go back at once.  Page 5 left node 1 at point 3,
+ * having bounced once: two points are up, it goes back (and page 2, which
+ * never moved, and page 3, which came from node 2, go to node 1). */
 static void bounce(void)
 {
-    struct mig_count c[] = { { 1, 1, 0, 3 }, { 2, 1, 0, 3 }, { 3, 1, 0, 3 } };
-    uint16_t moved_from[4] = { 0, 2, 0, 3 };    /* page 1 came from node 1, page 3 from node 2 */
-    struct mig_move m[4];
-    size_t k = mig_decide(c, 3, 3, 0, keep_none, moved_from, m);
-    EXPECT(dest(m, k, 1) == -1, "page 1 bounced back to node %d", dest(m, k, 1));
+    struct mig_count c[] = { { 1, 1, 0, 3 }, { 2, 1, 0, 3 }, { 3, 1, 0, 3 }, { 4, 1, 0, 3 }, { 5, 1, 0, 3 } };
+    struct mig_past past[6] = { [1] = { 2, 1, 5 }, [3] = { 3, 0, 5 }, [4] = { 2, 0, 5 }, [5] = { 2, 1, 3 } };
+    struct mig_move m[6];
+    size_t k = mig_decide(c, 5, 3, 0, keep_none, past, 6, m);
+    EXPECT(dest(m, k, 1) == -1, "page 1 bounced back to node %d one point after it left", dest(m, k, 1));
     EXPECT(dest(m, k, 2) == 1, "page 2 should go to node 1, went to %d", dest(m, k, 2));
     EXPECT(dest(m, k, 3) == 1, "page 3 (came from node 2) should go to node 1, went to %d", dest(m, k, 3));
+    EXPECT(dest(m, k, 4) == 1, "page 4 (its first bounce) should go back to node 1, went to %d", dest(m, k, 4));
+    EXPECT(dest(m, k, 5) == 1, "page 5 (stayed two points) should go back to node 1, went to %d", dest(m, k, 5));
 }
 
 int main(void)

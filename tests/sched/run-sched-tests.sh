@@ -17,6 +17,13 @@
 #               of the hog's start (half speed: 0.5 is the balance, alpha
 #               tolerates up to about 0.6), and at least 0.75 within 24
 #               executions of its end and at the last execution;
+#   textbook    the textbook Jacobi (tests/sched/profiled_textbook.c: the
+#               master initialises, each loop is its own `parallel for`,
+#               the update's rows 1..N-2 and the copy's 0..N-1) with node 1
+#               slowed as above: OMPDSM_STATS=1 reports one profiled
+#               iteration space (the two loops grouped), node 1 starts at
+#               the same row in both loops, and its block is at most 0.8
+#               of node 0's;
 # and in all of them the checksum equals libgomp's.  (The equal case is
 # run again when the nodes turn out not to be equal, see below.)  Prints
 # PASS/FAIL lines.  Needs root (cpu-share runs at real-time priority).
@@ -41,7 +48,8 @@ SRC_TESTS=$(cd "$SRC/.." && pwd)
 . "$SRC_TESTS/lib.sh"
 if [ -n "$SANITIZE" ]; then
     for c in "profiled blocks equal on equal nodes" "profiled blocks follow a node slowed to half speed" \
-        "profiled blocks follow a load that comes and goes during the run"; do
+        "profiled blocks follow a load that comes and goes during the run" \
+        "profiled blocks of the textbook stencil's two loops coincide on a slowed node"; do
         echo "SKIP sched: $c"
         echo "    not run: this build has --enable-sanitizers=$SANITIZE, and the case measures node speeds"
     done
@@ -146,4 +154,41 @@ else
     rc=1
 fi
 verdict "sched: profiled blocks follow a load that comes and goes during the run" $rc "$log"
+
+log=$LOG/sched.textbook.log
+if [ -z "$cpu1" ]; then
+    echo "only one CPU: no node can be slowed alone" >"$log"
+    rc=1
+elif build_both "$SRC/profiled_textbook.c" "$OUT/profiled_textbook"; then
+    want=$(OMP_NUM_THREADS=2 "$OUT/profiled_textbook.gomp" | grep '^checksum')
+    taskset -c "$cpu1" "$HOG" -p 50 -t 400 >"$log" 2>&1 &
+    hog=$!
+    sleep 0.2
+    OMP_SCHEDULE=profiled OMPDSM_STATS=1 "$BUILD/ompdsm-run" --bind-to core -np 2 \
+        "$OUT/profiled_textbook.dsm" >>"$log" 2>&1 &&
+        awk -v want="$want" '
+            $1 == "thread" { first[$2, $3] = $4; last[$2, $3] = $5 }
+            /^checksum/ { sum = $0 }
+            /^profiled iteration spaces/ { report = 1; next }
+            report && $3 ~ /:$/ { spaces++ }
+            END {
+                if (sum != want) { print "checksum " sum " differs from libgomp: " want; exit 1 }
+                if (spaces != 1) { print spaces + 0 " profiled iteration spaces reported, not one"; exit 1 }
+                if (first[1, "update"] != first[1, "copy"]) {
+                    print "node 1 starts at row " first[1, "update"] " in the update, " first[1, "copy"] " in the copy"
+                    exit 1
+                }
+                b0 = last[0, "copy"] - first[0, "copy"] + 1; b1 = last[1, "copy"] - first[1, "copy"] + 1
+                printf "blocks of the copy: %d %d (ratio %.3f); node 1 starts at row %d in both loops\n",
+                    b0, b1, b1 / b0, first[1, "copy"]
+                exit !(b1 <= 0.8 * b0)
+            }' "$log" >>"$log"
+    rc=$?
+    kill $hog
+    wait $hog 2>/dev/null
+else
+    echo "cannot build tests/sched/profiled_textbook.c" >"$log"
+    rc=1
+fi
+verdict "sched: profiled blocks of the textbook stencil's two loops coincide on a slowed node" $rc "$log"
 exit $failed
