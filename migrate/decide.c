@@ -20,11 +20,11 @@
  * bounce): two nodes that write it in turn, as the two halves of a
  * transpose do, would otherwise send it to and fro at every migration,
  * each move costing a copy of the page on top of the remote writes it was
- * meant to save.  It may go back once it has stayed 2^b migration points
+ * meant to save.  It may go back once it has stayed 8^b migration points
  * where it is, b being the times it went back before: work that really
  * moved back (a profiled schedule returning rows to a node) takes its
  * pages along at the next point, and a page written in turn settles after
- * a few bounces, each twice as far apart as the one before.
+ * a few bounces, each eight times as far apart as the one before.
  */
 #include "migrate.h"
 
@@ -41,7 +41,7 @@ static int cmp_count(const void *a, const void *b)
 }
 
 /* The node a page may not go to now: the home it last left, until it has
- * stayed 2^bounces points; -1 for none. */
+ * stayed 8^bounces points; -1 for none. */
 static int barred(const struct mig_past *past, uint64_t page, uint32_t point)
 {
     if (!past || !past[page].from)

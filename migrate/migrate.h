@@ -42,7 +42,7 @@ struct mig_past {
  * page stays where it is if keep(page) says so, if the home itself wrote
  * it in the region, if no node wrote it, or if it would go back to the
  * home it last left (past[page], which may be NULL) less than
- * 2^bounces points after it arrived; otherwise it goes to the node with
+ * 8^bounces points after it arrived; otherwise it goes to the node with
  * the largest reads + 2 x writes, the home winning ties, and ties between
  * other nodes going to the one given the fewest pages so far.  Writes at
  * most n moves to out; returns their number. */
