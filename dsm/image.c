@@ -106,18 +106,35 @@ static void hex(const uint8_t *id, char out[2 * ID_MAX + 1])
         snprintf(out + 2 * i, 3, "%02x", id[i]);
 }
 
-void dsm_check_image(int nodes)
+/* This node's ids of the program and of the runtime. */
+static void identify(struct image_id *mine)
 {
-    if (nodes < 2)
-        return;
-    struct image_id mine;
-    memset(&mine, 0, sizeof mine);
-    struct lookup l = { .lib_addr = (uintptr_t)&dsm_check_image, .exe = mine.exe, .lib = mine.lib };
+    memset(mine, 0, sizeof *mine);
+    struct lookup l = { .lib_addr = (uintptr_t)&dsm_check_image, .exe = mine->exe, .lib = mine->lib };
     dl_iterate_phdr(visit, &l);
     /* With the runtime linked statically into the program, the executable's
      * id covers it and no library is found. */
     if (l.found_exe < 0 || l.found_lib < 0)
         dsm_fatal("cannot identify the program's build (no build id, file unreadable)");
+}
+
+const char *dsm_program_id(void)
+{
+    static char id[2 * ID_MAX + 1];
+    if (!id[0]) {
+        struct image_id mine;
+        identify(&mine);
+        hex(mine.exe, id);
+    }
+    return id;
+}
+
+void dsm_check_image(int nodes)
+{
+    if (nodes < 2)
+        return;
+    struct image_id mine;
+    identify(&mine);
 
     struct image_id *all = boot_allgather(7, &mine, sizeof mine, NULL);
     for (int n = 0; n < nodes; n++) {

@@ -9,4 +9,8 @@
  * 0's. */
 void dsm_check_image(int nodes);
 
+/* The executable's build id (or file hash), in hex: what names the
+ * program in files one run leaves for the next. */
+const char *dsm_program_id(void);
+
 #endif

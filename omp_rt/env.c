@@ -422,6 +422,7 @@ void omp_env_load(void)
 {
     load_num_threads();
     load_schedule();
+    omp_profiled.file = env("OMPDSM_PROFILE");
     omp_icv.dynamic = parse_bool("OMP_DYNAMIC", false);
     omp_icv.nested = parse_bool("OMP_NESTED", false);
     omp_icv.max_active_levels = parse_count("OMP_MAX_ACTIVE_LEVELS", 1, 0, 255);

@@ -61,6 +61,8 @@ void omp_ws_ordered_done(uint64_t seq, uint64_t next_iter);
 void omp_profiled_init(void);
 void omp_profiled_begin(const struct omp_site_key *k, uintptr_t where, uint64_t *lo, uint64_t *hi);
 void omp_profiled_end(uint64_t iters);
+/* Node 0 at exit, with OMPDSM_PROFILE=FILE: writes the profile. */
+void omp_profiled_save(void);
 
 /* parallel.c */
 void omp_rt_parallel_loop(void (*fn)(void *), void *data, unsigned num_threads,

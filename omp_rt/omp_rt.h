@@ -37,6 +37,7 @@ struct omp_profiled_opts {
     double alpha;               /* tolerated deviation from the mean time */
     unsigned hold;              /* consecutive deviating executions before repartitioning */
     uint64_t min;               /* block granularity, in iterations */
+    const char *file;           /* OMPDSM_PROFILE: the saved profile, or NULL */
 };
 extern struct omp_profiled_opts omp_profiled;
 

@@ -81,13 +81,16 @@
  */
 #include "loop.h"
 #include "omp_rt.h"
+#include "profile_file.h"
 
 #include "../dsm/boot.h"
 #include "../dsm/dsm.h"
+#include "../dsm/image.h"
 #include "../dsm/log.h"
 #include "../dsm/stats.h"
 #include "../migrate/migrate.h"
 
+#include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,6 +138,14 @@ struct site {
         uint64_t start, len;       /* its first index and its iterations */
     } loops[LOOPS];
     unsigned nloops, loop;         /* how many; the loop of execution `done` */
+    /* The measured executions since the blocks last changed, per loop
+     * and node ([loop][node]): times and iterations summed, for the saved
+     * profile. */
+    uint64_t *tot_ns, *tot_iters, execs[LOOPS];
+    /* Started from a saved profile: each loop's time per iteration there
+     * ([loop][node], 0: unknown), and over the executions on the blocks
+     * it gave, the time it predicted and the time measured, per node. */
+    double *saved_cost, *pred_ns, *meas_ns;
 };
 
 /* A timing, as it travels on a barrier. */
@@ -167,6 +178,8 @@ static struct {
     struct loop loop;
     uint64_t exec, t0;
     bool cpus_shared;           /* some CPU runs more than one node (cpus_shared()) */
+    struct saved_profile saved; /* OMPDSM_PROFILE's, while its sites match this run's */
+    bool use_saved;
 } prof;
 
 static uint64_t *node_array(void)
@@ -246,10 +259,16 @@ static struct site *new_site(struct table *t, int nodes, const struct omp_site_k
     s->win_loop = calloc(s->window, sizeof *s->win_loop);
     if (!s->win_ns || !s->win_iters || !s->win_loop)
         dsm_fatal("out of memory for the profiled schedule");
+    s->tot_ns = calloc(LOOPS * (size_t)nodes, sizeof *s->tot_ns);
+    s->tot_iters = calloc(LOOPS * (size_t)nodes, sizeof *s->tot_iters);
+    if (!s->tot_ns || !s->tot_iters)
+        dsm_fatal("out of memory for the profiled schedule");
     for (int i = 0; i <= s->nodes; i++)     /* equal blocks, as static */
         s->bounds[i] = k->n * (uint64_t)i / (uint64_t)s->nodes;
     return s;
 }
+
+static void start_from_saved(struct site *s, size_t team, size_t index, const struct omp_site_key *k);
 
 /* The site of the loop over k: the first it joins, else a new one. */
 static uint32_t site_of(struct table *t, int nodes, const struct omp_site_key *k)
@@ -261,7 +280,9 @@ static uint32_t site_of(struct table *t, int nodes, const struct omp_site_key *k
             return (uint32_t)i;
         }
     }
-    new_site(t, nodes, k);
+    struct site *s = new_site(t, nodes, k);
+    if (prof.use_saved)
+        start_from_saved(s, (size_t)(t - prof.tables), t->n - 1, k);
     return (uint32_t)(t->n - 1);
 }
 
@@ -323,6 +344,16 @@ static uint32_t loop_of(struct site *s, const struct loop *l)
 /* Adds the execution just settled to the ring of measured executions. */
 static void record(struct site *s)
 {
+    for (int i = 0; i < s->nodes; i++) {
+        size_t at = (size_t)s->loop * (size_t)s->nodes + (size_t)i;
+        s->tot_ns[at] += s->ns[i];
+        s->tot_iters[at] += s->iters[i];
+        if (s->saved_cost && !s->changes && s->saved_cost[at] > 0) {
+            s->pred_ns[i] += (double)s->iters[i] * s->saved_cost[at];
+            s->meas_ns[i] += (double)s->ns[i];
+        }
+    }
+    s->execs[s->loop]++;
     size_t row = (size_t)s->next * (size_t)s->nodes;
     memcpy(&s->win_ns[row], s->ns, (size_t)s->nodes * sizeof *s->ns);
     memcpy(&s->win_iters[row], s->iters, (size_t)s->nodes * sizeof *s->iters);
@@ -462,6 +493,32 @@ static uint64_t bounds_towards(const struct site *s, const double *target, doubl
     return largest;
 }
 
+/* The split, among those in proportion to each loop's speeds and to the
+ * speeds over the whole ring, that costs (per loop per node, and loop
+ * executions count) predict to be fastest: in best (boundaries, in
+ * granules) if it beats *best_t, which becomes its time. */
+static void best_split(const struct site *s, const double *cost, const unsigned *count, double *best,
+                       double *best_t)
+{
+    int nodes = s->nodes;
+    double speed[nodes], target[nodes + 1];
+    uint64_t bounds[nodes + 1];
+    for (unsigned c = 0; c <= s->nloops; c++) {
+        for (int i = 0; i < nodes; i++) {
+            double per = c < s->nloops ? cost[c * (unsigned)nodes + (unsigned)i] : 0;
+            speed[i] = c < s->nloops ? (per > 0 ? 1 / per : 0) : window_speed(s, i);
+        }
+        if (!proportional(s, speed, target))
+            continue;
+        bounds_towards(s, target, 1.0, bounds);
+        double t = predicted(s, cost, count, bounds);
+        if (t < *best_t) {
+            *best_t = t;
+            memcpy(best, target, sizeof target);
+        }
+    }
+}
+
 /* New blocks part of the way (step) from the current ones towards a split
  * in proportion to measured speed: the speeds over the whole ring, or
  * those of one of the site's loops, whichever split the costs measured
@@ -475,25 +532,12 @@ static uint64_t bounds_towards(const struct site *s, const double *target, doubl
 static bool repartition(struct site *s)
 {
     int nodes = s->nodes;
-    double cost[LOOPS * (unsigned)nodes], speed[nodes], target[nodes + 1], best[nodes + 1];
+    double cost[LOOPS * (unsigned)nodes], best[nodes + 1];
     unsigned count[LOOPS];
     uint64_t bounds[nodes + 1];
     loop_costs(s, cost, count);
     double now_t = predicted(s, cost, count, s->bounds), best_t = now_t;
-    for (unsigned c = 0; c <= s->nloops; c++) {
-        for (int i = 0; i < nodes; i++) {
-            double per = c < s->nloops ? cost[c * (unsigned)nodes + (unsigned)i] : 0;
-            speed[i] = c < s->nloops ? (per > 0 ? 1 / per : 0) : window_speed(s, i);
-        }
-        if (!proportional(s, speed, target))
-            continue;
-        bounds_towards(s, target, 1.0, bounds);
-        double t = predicted(s, cost, count, bounds);
-        if (t < best_t) {
-            best_t = t;
-            memcpy(best, target, sizeof best);
-        }
-    }
+    best_split(s, cost, count, best, &best_t);
     if (best_t >= now_t * (1 - s->alpha))
         return false;
     /* A boundary that turns back to a point within its last step means
@@ -571,6 +615,9 @@ static void changed(struct site *s)
     s->measure_from = s->done + omp_profiled.warmup + (migrating ? 1 + s->nloops : 0);
     s->filled = s->next = 0;
     s->calm_since = s->done;
+    /* The saved profile's costs are those of the blocks at exit. */
+    memset(s->tot_ns, 0, LOOPS * (size_t)s->nodes * sizeof *s->tot_ns);
+    memset(s->tot_iters, 0, LOOPS * (size_t)s->nodes * sizeof *s->tot_iters);
 }
 
 /* The first executions measured on new blocks judge the change: if they
@@ -745,6 +792,11 @@ static void report_table(const struct table *t)
         for (int n = 0; n < s->nodes; n++)
             fprintf(stderr, " %lu", (unsigned long)(s->bounds[n + 1] - s->bounds[n]));
         fputc('\n', stderr);
+        for (int n = 0; s->pred_ns && n < s->nodes; n++)
+            if (s->meas_ns[n] > 0)
+                fprintf(stderr, "%12s node %d on the saved profile's blocks: predicted %.4f s, measured %.4f s "
+                        "(error %+.1f%%)\n", "", n, s->pred_ns[n] * 1e-9, s->meas_ns[n] * 1e-9,
+                        100 * (s->pred_ns[n] - s->meas_ns[n]) / s->meas_ns[n]);
     }
 }
 
@@ -760,6 +812,157 @@ static void report(void)
     fprintf(stderr, "profiled iteration spaces (iterations start step: changes, undone; block per node)\n");
     for (int k = 0; k <= omp_rt.nodes; k++)
         report_table(&prof.tables[k]);
+}
+
+/* ---- the saved profile (OMPDSM_PROFILE=FILE) ----------------------------- */
+
+/* A note from node 0 that the profile is not used, and why. */
+static void drop_saved(const char *why)
+{
+    if (omp_rt.node == 0)
+        dsm_warn("OMPDSM_PROFILE=%s: %s; starting without it", omp_profiled.file, why);
+    profile_free(&prof.saved);
+    prof.use_saved = false;
+}
+
+/* The index-th saved site of a team of `team` threads, or NULL. */
+static struct saved_site *saved_site(size_t team, size_t index)
+{
+    for (size_t k = 0; k < prof.saved.nsites; k++)
+        if ((size_t)prof.saved.sites[k].team == team && index-- == 0)
+            return &prof.saved.sites[k];
+    return NULL;
+}
+
+/* A new site, the index-th of its team, starts from its saved
+ * counterpart's blocks: where the last run's schedule settled, with every
+ * safeguard against noise it has (a split computed from the saved costs
+ * alone would follow the few executions since the last change).  The
+ * saved costs predict each node's time on them, which OMPDSM_STATS
+ * compares with the time measured.  Sites are met in the same order in
+ * every run of the same program on the same input; one that differs
+ * (another input) means the profile is not this run's. */
+static void start_from_saved(struct site *s, size_t team, size_t index, const struct omp_site_key *k)
+{
+    struct saved_site *v = saved_site(team, index);
+    bool same_loop = false;
+    for (unsigned l = 0; v && l < v->nloops; l++)
+        same_loop |= v->loops[l].start == (int64_t)k->start && v->loops[l].len == k->n;
+    if (!v || v->incr != (int64_t)k->incr || !same_loop || v->nloops > LOOPS) {
+        drop_saved("its loops are not this run's (another input, or another team size)");
+        return;
+    }
+    int nodes = s->nodes;
+    s->base = (uint64_t)v->base;
+    s->n = v->n;
+    s->nloops = v->nloops;
+    s->saved_cost = calloc(LOOPS * (size_t)nodes, sizeof *s->saved_cost);
+    s->pred_ns = calloc((size_t)nodes, sizeof *s->pred_ns);
+    s->meas_ns = calloc((size_t)nodes, sizeof *s->meas_ns);
+    if (!s->saved_cost || !s->pred_ns || !s->meas_ns)
+        dsm_fatal("out of memory for the profiled schedule");
+    for (unsigned l = 0; l < v->nloops; l++) {
+        struct saved_loop *sl = &v->loops[l];
+        s->loops[l] = (struct loop){ .where = omp_rt.exe_base + (uintptr_t)sl->where, .start = (uint64_t)sl->start,
+                                     .len = sl->len };
+        for (int i = 0; i < nodes; i++)
+            s->saved_cost[l * (unsigned)nodes + (unsigned)i] = sl->cost[i];
+    }
+    for (int i = 1; i < nodes; i++) {
+        int64_t b = (v->bounds[i] - v->base) / v->incr;
+        s->bounds[i] = b < 0 ? 0 : (uint64_t)b > s->n ? s->n : (uint64_t)b;
+        s->bounds[i] = s->bounds[i] < s->bounds[i - 1] ? s->bounds[i - 1] : s->bounds[i];
+    }
+    s->bounds[nodes] = s->n;
+}
+
+/* Every node, at start: node 0 reads the file and every node parses the
+ * same text, so all take the same decisions. */
+static void load_saved(void)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = omp_rt.node == 0 ? fopen(omp_profiled.file, "r") : NULL;
+    if (f) {
+        char buf[65536];
+        size_t got;
+        while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
+            char *t = realloc(text, len + got);
+            if (!t)
+                dsm_fatal("out of memory reading OMPDSM_PROFILE=%s", omp_profiled.file);
+            memcpy(t + len, buf, got);
+            text = t;
+            len += got;
+        }
+        fclose(f);
+    }
+    size_t lens[omp_rt.nodes];
+    char *all = boot_allgather(22, text, len, lens);
+    free(text);
+    char why[128];
+    if (!lens[0]) {
+        free(all);
+        return;             /* no profile yet: this run writes it */
+    }
+    prof.use_saved = profile_parse(all, lens[0], &prof.saved, why, sizeof why);
+    free(all);
+    if (!prof.use_saved)
+        drop_saved(why);
+    else if (strcmp(prof.saved.program, dsm_program_id()))
+        drop_saved("it was written by another program, or another build of it");
+    else if (prof.saved.nodes != omp_rt.nodes)
+        drop_saved("it was written by a run on another number of nodes");
+}
+
+/* Node 0, at exit: every site's loops, their costs per iteration over the
+ * run (or the saved ones, for a node that ran none of a loop) and the
+ * blocks at exit, written to a new file renamed over FILE. */
+void omp_profiled_save(void)
+{
+    if (!omp_profiled.file || omp_rt.node != 0)
+        return;
+    struct saved_profile p = { .nodes = omp_rt.nodes };
+    snprintf(p.program, sizeof p.program, "%s", dsm_program_id());
+    for (int team = 1; team <= omp_rt.nodes; team++) {
+        for (size_t k = 0; k < prof.tables[team].n; k++) {
+            const struct site *s = &prof.tables[team].v[k];
+            struct saved_site v = { .team = team, .base = (int64_t)s->base, .incr = (int64_t)s->incr, .n = s->n,
+                                    .nloops = s->nloops };
+            v.bounds = calloc((size_t)team + 1, sizeof *v.bounds);
+            v.loops = calloc(s->nloops + 1, sizeof *v.loops);
+            if (!v.bounds || !v.loops)
+                dsm_fatal("out of memory writing the profile");
+            for (int i = 0; i <= team; i++)
+                v.bounds[i] = (int64_t)s->base + (int64_t)s->bounds[i] * (int64_t)s->incr;
+            for (unsigned l = 0; l < s->nloops; l++) {
+                struct saved_loop *sl = &v.loops[l];
+                *sl = (struct saved_loop){ .where = s->loops[l].where - omp_rt.exe_base,
+                                           .start = (int64_t)s->loops[l].start, .len = s->loops[l].len,
+                                           .execs = s->execs[l], .cost = calloc((size_t)team, sizeof *sl->cost) };
+                if (!sl->cost)
+                    dsm_fatal("out of memory writing the profile");
+                for (int i = 0; i < team; i++) {
+                    size_t at = l * (size_t)team + (size_t)i;
+                    sl->cost[i] = s->tot_iters[at] ? (double)s->tot_ns[at] / (double)s->tot_iters[at]
+                                  : s->saved_cost ? s->saved_cost[at] : 0;
+                }
+            }
+            p.sites = realloc(p.sites, (p.nsites + 1) * sizeof *p.sites);
+            if (!p.sites)
+                dsm_fatal("out of memory writing the profile");
+            p.sites[p.nsites++] = v;
+        }
+    }
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.%d.tmp", omp_profiled.file, (int)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (f)
+        profile_write(f, &p);
+    if (!f || fclose(f) || rename(tmp, omp_profiled.file)) {
+        dsm_warn("OMPDSM_PROFILE=%s: cannot write the profile: %s", omp_profiled.file, strerror(errno));
+        unlink(tmp);
+    }
+    profile_free(&p);
 }
 
 /* Whether some CPU runs more than one node: the nodes of one host have
@@ -805,6 +1008,8 @@ void omp_profiled_init(void)
     if (!prof.tables)
         dsm_fatal("out of memory for the profiled schedule");
     prof.cpus_shared = cpus_shared();
+    if (omp_profiled.file)
+        load_saved();
     dsm_barrier_extra(provide, consume);
     if (dsm_cfg.stats)
         dsm_stats_on_report(report);

@@ -22,6 +22,7 @@
  * every swapcontext()).  It is told about the new stack instead
  * (sanitizer_switch_stack), so that it knows which stack main() runs on.
  */
+#include "loop.h"
 #include "omp_rt.h"
 
 #include "../dsm/config.h"
@@ -104,6 +105,7 @@ static void at_exit(int status, void *arg)
     if (omp_rt.node != 0 || omp_rt.in_team)
         omp_exit_job(status);
     omp_rt_broadcast_exit(status);
+    omp_profiled_save();
     prof_report();
     ompdsm_finalize();
 }

@@ -6,19 +6,20 @@
  *
  *   profiled_textbook [N [STEPS]]        (default 1024 60)
  *
- * Prints, for the last step, one line per thread and loop,
- *     thread T update FIRST LAST
- *     thread T copy FIRST LAST
+ * Prints, for the first and the last step, one line per thread and loop,
+ *     first|last T update FIRST LAST
+ *     first|last T copy FIRST LAST
  * (the first and last row the thread ran, -1 -1 for none), then
  * "checksum C", which must not depend on the schedule.
  */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define MAX_THREADS 8
 
-static long rows[2][MAX_THREADS][2];
+static long rows[2][MAX_THREADS][2], first_step[2][MAX_THREADS][2];
 
 static void note(int loop, int i)
 {
@@ -45,6 +46,8 @@ int main(int argc, char **argv)
         for (int j = 0; j < n; j++)
             u[(size_t)i * n + j] = v[(size_t)i * n + j] = i == 0 ? 1.0 : (double)((i * 7 + j * 3) % 11) / 11;
     for (int s = 0; s < steps; s++) {
+        if (s == 1)
+            memcpy(first_step, rows, sizeof rows);
         for (int l = 0; l < 2; l++)
             for (int t = 0; t < MAX_THREADS; t++)
                 rows[l][t][0] = rows[l][t][1] = -1;
@@ -66,9 +69,13 @@ int main(int argc, char **argv)
 #pragma omp parallel
 #pragma omp master
     threads = omp_get_num_threads();
+    if (steps == 1)
+        memcpy(first_step, rows, sizeof rows);
     for (int t = 0; t < threads && t < MAX_THREADS; t++) {
-        printf("thread %d update %ld %ld\n", t, rows[0][t][0], rows[0][t][1]);
-        printf("thread %d copy %ld %ld\n", t, rows[1][t][0], rows[1][t][1]);
+        printf("first %d update %ld %ld\n", t, first_step[0][t][0], first_step[0][t][1]);
+        printf("first %d copy %ld %ld\n", t, first_step[1][t][0], first_step[1][t][1]);
+        printf("last %d update %ld %ld\n", t, rows[0][t][0], rows[0][t][1]);
+        printf("last %d copy %ld %ld\n", t, rows[1][t][0], rows[1][t][1]);
     }
     double sum = 0;
     for (size_t k = 0; k < (size_t)n * (size_t)n; k++)
