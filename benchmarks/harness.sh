@@ -105,6 +105,11 @@ OPTIONS
     --profiled
         Also run ompdsm with OMP_SCHEDULE=profiled (with each --home and
         --migrate value).  Off by default.
+    --saved
+        With --profiled (which it implies): also run each profiled
+        configuration from a saved profile (the "saved" schedule): each
+        profiled run writes OMPDSM_PROFILE to a fresh file, and the saved
+        run that follows it (same repetition) starts from a copy of it.
     --quick
         A smoke run of a few seconds per benchmark: 1 and 2 nodes, 1
         repetition, 10 iterations, NAS class S.  Options given explicitly
@@ -214,11 +219,12 @@ die() {
 
 BUILD=build
 o_bench="" o_sizes="" o_nodes="" o_reps="" o_iter="" o_migrate="" o_bind=""
-PROFILED=0 QUICK=0 SUITE=0 SLOW="" SLOW_BY=share NETNS=0 HOMES=cyclic TIMEOUT=600 CSV="" PLOT=""
+PROFILED=0 SAVED=0 QUICK=0 SUITE=0 SLOW="" SLOW_BY=share NETNS=0 HOMES=cyclic TIMEOUT=600 CSV="" PLOT=""
 while [ $# -gt 0 ]; do
     case $1 in
     -h | --help) usage; exit 0 ;;
     --profiled) PROFILED=1 ;;
+    --saved) PROFILED=1 SAVED=1 ;;
     --quick) QUICK=1 ;;
     --suite) SUITE=1 ;;
     --netns) NETNS=1 ;;
@@ -572,6 +578,17 @@ run_dsm() {
     exe=$1 sched=$3 dsm_env=""
     # The default configuration: no OMPDSM_* variable at all.
     [ "$4" = default ] || dsm_env="OMPDSM_HOME=$4 OMPDSM_MIGRATE=$5"
+    # A profiled run learns a profile afresh; the saved run after it starts
+    # from a copy.
+    learned=$TMP/profile.$(basename "$exe").$2.$4.$5
+    case $sched in
+    profiled)
+        rm -f "$learned"
+        dsm_env="$dsm_env OMPDSM_PROFILE=$learned" ;;
+    saved)
+        cp "$learned" "$learned.saved" 2>/dev/null || rm -f "$learned.saved"
+        sched=profiled dsm_env="$dsm_env OMPDSM_PROFILE=$learned.saved" ;;
+    esac
     set -- "$BUILD/ompdsm-run" -np "$2" --timeout "$TIMEOUT" --bind-to "$BIND"
     if [ $NETNS -eq 1 ]; then
         # UCX must start inside the namespace: setns in the process is not enough.
@@ -594,6 +611,7 @@ plan() {
     for n in $NODES; do echo "ompdsm $n static/default/default"; done
     scheds=static
     [ $PROFILED -eq 0 ] || scheds="static profiled"
+    [ $SAVED -eq 0 ] || scheds="static profiled saved"
     for sc in $scheds; do
         for h in $HOMES; do
             for m in $MIGRATE; do

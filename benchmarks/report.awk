@@ -246,8 +246,9 @@ END {
         for (ri = 1; ri <= nrow[sets[si]]; ri++) {
             split(rows[sets[si], ri], ic, SUBSEP)
             split(ic[2], sm, "/")
-            if (ic[1] != "ompdsm" || sm[1] != "profiled") continue
-            ratio_row("profiled gain: home=" sm[2] ", migrate=" sm[3], ic[1], ic[2], "static")
+            if (ic[1] != "ompdsm" || (sm[1] != "profiled" && sm[1] != "saved")) continue
+            ratio_row((sm[1] == "saved" ? "profiled gain, saved profile: home=" : "profiled gain: home=") sm[2] \
+                ", migrate=" sm[3], ic[1], ic[2], "static")
         }
         c = ""
         for (ni = 1; ni <= nn; ni++)
