@@ -72,6 +72,7 @@ API void omp_set_schedule(omp_sched_t kind, int chunk)
         return;
     omp_icv.sched = (enum omp_sched)k;
     omp_icv.chunk = chunk < 1 ? (k == omp_sched_static ? 0 : 1) : chunk;
+    omp_icv.monotonic = (unsigned)kind & 0x80000000u;   /* omp_sched_monotonic */
 }
 
 /* The profiled schedule reads as static: blocks, one per thread. */

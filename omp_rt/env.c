@@ -183,8 +183,7 @@ static void load_schedule(void)
     omp_icv.chunk = 1;
     if (!v || parse_profiled(v))
         return;
-    bool mono;
-    if (!omp_parse_schedule(v, &omp_icv.sched, &omp_icv.chunk, &mono))
+    if (!omp_parse_schedule(v, &omp_icv.sched, &omp_icv.chunk, &omp_icv.monotonic))
         dsm_fatal("OMP_SCHEDULE='%s' is not [monotonic:|nonmonotonic:]static|dynamic|guided|auto[,chunk] "
                   "or profiled[,options]", v);
 }

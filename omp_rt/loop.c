@@ -7,7 +7,10 @@
  * Here every schedule is reduced to chunks of iteration numbers:
  *   static (and auto)  computed locally from the thread number, as libgomp
  *                      does (blocks, or chunks dealt round-robin);
- *   dynamic, guided    handed out by node 0 (ws.c), one message per chunk;
+ *   dynamic            nonmonotonic (GCC's default): each node takes chunks
+ *                      from its own range and steals from the others'
+ *                      when out (steal.c); monotonic or ordered: as guided;
+ *   guided             handed out by node 0 (ws.c), one message per chunk;
  *   runtime            whatever OMP_SCHEDULE / omp_set_schedule chose.
  *
  * ordered: a thread waits at node 0 for its iteration's turn, then takes a
@@ -23,6 +26,9 @@
 #include "../profiler/prof.h"
 
 #define GFS_MONOTONIC 0x80000000UL
+/* Ours, beside the schedule kind: an entry point that lets chunks run in
+ * any order per thread (GCC's nonmonotonic_* and maybe_nonmonotonic_*). */
+#define NONMONOTONIC 0x40000000
 #define API __attribute__((visibility("default")))
 /* The call site of an entry point: with the bounds, it names a loop site
  * for the profiled schedule. */
@@ -40,13 +46,16 @@ static struct {
     bool reported;
 } cur;
 
-static int resolve(int kind, long *chunk)
+static int resolve(int kind, long *chunk, bool *steal)
 {
-    kind &= ~(int)GFS_MONOTONIC;
+    bool any_order = kind & NONMONOTONIC;
+    kind &= ~(int)(GFS_MONOTONIC | NONMONOTONIC);
     if (kind == 0) {             /* schedule(runtime) */
         kind = omp_icv.sched;
         *chunk = omp_icv.chunk;
+        any_order &= !omp_icv.monotonic;
     }
+    *steal = any_order && kind == OMP_SCHED_DYNAMIC;
     if (kind == OMP_SCHED_AUTO) {
         kind = OMP_SCHED_STATIC;
         *chunk = 0;
@@ -62,7 +71,7 @@ static int resolve(int kind, long *chunk)
 
 void omp_loop_args_long(struct omp_loop_args *a, int kind, long start, long end, long incr, long chunk)
 {
-    a->kind = resolve(kind, &chunk);
+    a->kind = resolve(kind, &chunk, &a->steal);
     a->chunk = chunk;
     a->ull = false;
     a->start = (uint64_t)start;
@@ -77,7 +86,7 @@ void omp_loop_args_ull(struct omp_loop_args *a, int kind, bool up, unsigned long
                        unsigned long long end, unsigned long long incr, unsigned long long chunk)
 {
     long c = (long)chunk;
-    a->kind = resolve(kind, &c);
+    a->kind = resolve(kind, &c, &a->steal);
     a->chunk = c;
     a->ull = true;
     a->start = start;
@@ -168,8 +177,12 @@ bool omp_loop_next(uint64_t *lo, uint64_t *hi)
     } else {
         struct omp_ws_ask ask = { .region = omp_rt.region, .seq = cur.seq, .n = cur.a.n,
                                   .chunk = cur.a.chunk, .kind = cur.a.kind, .nthreads = omp_rt_team_size() };
-        omp_ws_next(&ask, lo, hi);
-        more = *lo < *hi;
+        if (cur.a.steal) {
+            more = omp_steal_next(&ask, lo, hi);
+        } else {
+            omp_ws_next(&ask, lo, hi);
+            more = *lo < *hi;
+        }
     }
     account(more, *lo, *hi);
     cur.chunk_lo = *lo;
@@ -249,17 +262,17 @@ static bool start_ull(uintptr_t where, int kind, bool up, unsigned long long sta
         return next_ull(is, ie);                                                               \
     }
 
-#define LOOP_RUNTIME(name)                                                                     \
+#define LOOP_RUNTIME(name, order)                                                              \
     API bool GOMP_loop_##name##_start(long s, long e, long i, long *is, long *ie)                  \
     {                                                                                          \
-        return start_long(WHERE, 0, s, e, i, 0, is, ie);                                           \
+        return start_long(WHERE, order, s, e, i, 0, is, ie);                                       \
     }                                                                                          \
     API bool GOMP_loop_##name##_next(long *is, long *ie) { return next_long(is, ie); }            \
     API bool GOMP_loop_ull_##name##_start(bool up, unsigned long long s, unsigned long long e,      \
                                       unsigned long long i, unsigned long long *is,            \
                                       unsigned long long *ie)                                  \
     {                                                                                          \
-        return start_ull(WHERE, 0, up, s, e, i, 0, is, ie);                                        \
+        return start_ull(WHERE, order, up, s, e, i, 0, is, ie);                                    \
     }                                                                                          \
     API bool GOMP_loop_ull_##name##_next(unsigned long long *is, unsigned long long *ie)           \
     {                                                                                          \
@@ -269,15 +282,15 @@ static bool start_ull(uintptr_t where, int kind, bool up, unsigned long long sta
 LOOP_LONG(static, OMP_SCHED_STATIC)
 LOOP_LONG(dynamic, OMP_SCHED_DYNAMIC)
 LOOP_LONG(guided, OMP_SCHED_GUIDED)
-LOOP_LONG(nonmonotonic_dynamic, OMP_SCHED_DYNAMIC)
-LOOP_LONG(nonmonotonic_guided, OMP_SCHED_GUIDED)
+LOOP_LONG(nonmonotonic_dynamic, OMP_SCHED_DYNAMIC | NONMONOTONIC)
+LOOP_LONG(nonmonotonic_guided, OMP_SCHED_GUIDED | NONMONOTONIC)
 LOOP_LONG(ordered_static, OMP_SCHED_STATIC)
 LOOP_LONG(ordered_dynamic, OMP_SCHED_DYNAMIC)
 LOOP_LONG(ordered_guided, OMP_SCHED_GUIDED)
-LOOP_RUNTIME(runtime)
-LOOP_RUNTIME(nonmonotonic_runtime)
-LOOP_RUNTIME(maybe_nonmonotonic_runtime)
-LOOP_RUNTIME(ordered_runtime)
+LOOP_RUNTIME(runtime, 0)
+LOOP_RUNTIME(nonmonotonic_runtime, NONMONOTONIC)
+LOOP_RUNTIME(maybe_nonmonotonic_runtime, NONMONOTONIC)
+LOOP_RUNTIME(ordered_runtime, 0)
 
 static void no_task_reductions(uintptr_t *reductions, void **mem)
 {
@@ -289,7 +302,7 @@ bool GOMP_loop_start(long s, long e, long i, long sched, long c, long *is, long 
                      void **mem)
 {
     no_task_reductions(reductions, mem);
-    return start_long(WHERE, (int)sched, s, e, i, c, is, ie);
+    return start_long(WHERE, (int)sched | (sched & GFS_MONOTONIC ? 0 : NONMONOTONIC), s, e, i, c, is, ie);
 }
 
 bool GOMP_loop_ordered_start(long s, long e, long i, long sched, long c, long *is, long *ie,
@@ -304,7 +317,7 @@ bool GOMP_loop_ull_start(bool up, unsigned long long s, unsigned long long e, un
                          uintptr_t *reductions, void **mem)
 {
     no_task_reductions(reductions, mem);
-    return start_ull(WHERE, (int)sched, up, s, e, i, c, is, ie);
+    return start_ull(WHERE, (int)sched | (sched & GFS_MONOTONIC ? 0 : NONMONOTONIC), up, s, e, i, c, is, ie);
 }
 
 bool GOMP_loop_ull_ordered_start(bool up, unsigned long long s, unsigned long long e, unsigned long long i,
@@ -349,22 +362,22 @@ static void parallel_long(void (*fn)(void *), void *data, unsigned nt, int kind,
         parallel_long(fn, data, nt, kind, s, e, i, c);                                         \
     }
 
-#define PARALLEL_LOOP_RUNTIME(name)                                                            \
+#define PARALLEL_LOOP_RUNTIME(name, order)                                                     \
     API void GOMP_parallel_loop_##name(void (*fn)(void *), void *data, unsigned nt, long s, long e,  \
                                    long i, unsigned flags)                                     \
     {                                                                                          \
         (void)flags;                                                                           \
-        parallel_long(fn, data, nt, 0, s, e, i, 0);                                            \
+        parallel_long(fn, data, nt, order, s, e, i, 0);                                        \
     }
 
 PARALLEL_LOOP(static, OMP_SCHED_STATIC)
 PARALLEL_LOOP(dynamic, OMP_SCHED_DYNAMIC)
 PARALLEL_LOOP(guided, OMP_SCHED_GUIDED)
-PARALLEL_LOOP(nonmonotonic_dynamic, OMP_SCHED_DYNAMIC)
-PARALLEL_LOOP(nonmonotonic_guided, OMP_SCHED_GUIDED)
-PARALLEL_LOOP_RUNTIME(runtime)
-PARALLEL_LOOP_RUNTIME(nonmonotonic_runtime)
-PARALLEL_LOOP_RUNTIME(maybe_nonmonotonic_runtime)
+PARALLEL_LOOP(nonmonotonic_dynamic, OMP_SCHED_DYNAMIC | NONMONOTONIC)
+PARALLEL_LOOP(nonmonotonic_guided, OMP_SCHED_GUIDED | NONMONOTONIC)
+PARALLEL_LOOP_RUNTIME(runtime, 0)
+PARALLEL_LOOP_RUNTIME(nonmonotonic_runtime, NONMONOTONIC)
+PARALLEL_LOOP_RUNTIME(maybe_nonmonotonic_runtime, NONMONOTONIC)
 
 /* ---- ordered --------------------------------------------------------------- */
 

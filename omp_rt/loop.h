@@ -17,6 +17,7 @@
 
 struct omp_loop_args {
     int kind;                   /* enum omp_sched, resolved (never runtime); 0 = none */
+    bool steal;                 /* dynamic, nonmonotonic, not ordered: steal.c's */
     bool ull;
     uint64_t start, incr, n;    /* first value, step, number of iterations */
     long chunk;
@@ -54,6 +55,12 @@ struct omp_ws_ask {
 void omp_ws_next(const struct omp_ws_ask *ask, uint64_t *lo, uint64_t *hi);
 void omp_ws_ordered_wait(uint64_t seq, uint64_t iter);
 void omp_ws_ordered_done(uint64_t seq, uint64_t next_iter);
+
+/* steal.c: nonmonotonic dynamic loops, each node taking chunks from its
+ * own range and stealing from the others' when out. */
+bool omp_steal_next(const struct omp_ws_ask *a, uint64_t *lo, uint64_t *hi);
+void omp_steal_reset(void);
+void omp_steal_register(void);
 
 /* profiled.c: the profiled schedule.  begin gives this node's block of a
  * new execution and starts its clock; end stops it (iters: the block's

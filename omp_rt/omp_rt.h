@@ -46,6 +46,7 @@ struct omp_icv {
     int nthreads;               /* OMP_NUM_THREADS first level, 0 = unset */
     enum omp_sched sched;       /* OMP_SCHEDULE, for schedule(runtime) */
     long chunk;
+    bool monotonic;             /* its monotonic: modifier */
     bool dynamic, nested;
     long max_active_levels, thread_limit;
 };

@@ -111,6 +111,7 @@ static void leave_team(uintptr_t loop)
 {
     omp_rt_end_barrier(loop);
     omp_ws_reset();
+    omp_steal_reset();
     if (omp_rt.node == 0 && team.size < omp_rt.nodes) {
         size_t len;
         void *state = mig_state_export(&len);
@@ -306,6 +307,7 @@ static void check_same_image(void)
 void omp_rt_register(void)
 {
     omp_ws_register();
+    omp_steal_register();
     omp_exit_register();
     omp_profiled_init();
     check_same_image();     /* also a barrier: every node's handlers are in place */
