@@ -307,6 +307,7 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
     if (page < 0 || si->si_code != SEGV_ACCERR) {
         pass_on(sig, si, uc);
     } else {
+        /* x86-64 only (configure refuses other hosts): bit 1 means a write. */
         greg_t err = ((ucontext_t *)uc)->uc_mcontext.gregs[REG_ERR];
         dsm_fault((uint64_t)page, (err & 2) != 0);
     }
