@@ -33,7 +33,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define TOKEN_LEN 32
 #define CONNECT_TRIES 100       /* x 50 ms: the launcher listens before it forks */
 
 static int boot_sock = -1;
@@ -65,13 +64,13 @@ static long env_decimal(const char *name, long min, long max)
     return n;
 }
 
-static void env_token(char token[TOKEN_LEN])
+static void env_token(char token[BOOT_TOKEN_LEN])
 {
     const char *v = env_required("OMPDSM_JOB_TOKEN");
     size_t n = strlen(v);
-    if (n != TOKEN_LEN || strspn(v, "0123456789abcdefABCDEF") != n)
-        dsm_fatal("OMPDSM_JOB_TOKEN is not %d hexadecimal digits", TOKEN_LEN);
-    memcpy(token, v, TOKEN_LEN);
+    if (n != BOOT_TOKEN_LEN || strspn(v, "0123456789abcdefABCDEF") != n)
+        dsm_fatal("OMPDSM_JOB_TOKEN is not %d hexadecimal digits", BOOT_TOKEN_LEN);
+    memcpy(token, v, BOOT_TOKEN_LEN);
 }
 
 /* Splits "ADDR:PORT" or "[V6ADDR]:PORT" into host and port (in place). */
@@ -183,25 +182,25 @@ static void send_request(uint32_t tag, uint64_t len)
 
 static void launcher_init(const char *addr, int *rank, int *size)
 {
-    long sz = env_decimal("OMPDSM_SIZE", 1, 4096);
+    long sz = env_decimal("OMPDSM_SIZE", 1, BOOT_MAX_NODES);
     long rk = env_decimal("OMPDSM_RANK", 0, sz - 1);
     dsm_log_node = (int)rk;
-    char token[TOKEN_LEN];
+    char token[BOOT_TOKEN_LEN];
     env_token(token);
 
     boot_sock = connect_launcher(addr);
-    unsigned char hello[TOKEN_LEN + 2 * sizeof(uint32_t)];
+    unsigned char hello[BOOT_TOKEN_LEN + 2 * sizeof(uint32_t)];
     uint32_t r32 = (uint32_t)rk, s32 = (uint32_t)sz;
-    memcpy(hello, token, TOKEN_LEN);
-    memcpy(hello + TOKEN_LEN, &r32, sizeof r32);
-    memcpy(hello + TOKEN_LEN + sizeof r32, &s32, sizeof s32);
+    memcpy(hello, token, BOOT_TOKEN_LEN);
+    memcpy(hello + BOOT_TOKEN_LEN, &r32, sizeof r32);
+    memcpy(hello + BOOT_TOKEN_LEN + sizeof r32, &s32, sizeof s32);
     send_all(hello, sizeof hello);
 
     char answer;
     recv_all(&answer, 1);
-    if (answer == 'R')
+    if (answer == BOOT_REFUSED)
         dsm_fatal("bootstrap refused: bad job token");
-    if (answer != 'A')
+    if (answer != BOOT_ACCEPTED)
         dsm_fatal("bootstrap: unexpected answer from the launcher");
     boot_size = (int)sz;
     *rank = (int)rk;

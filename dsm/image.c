@@ -119,7 +119,7 @@ void dsm_check_image(int nodes)
     if (l.found_exe < 0 || l.found_lib < 0)
         dsm_fatal("cannot identify the program's build (no build id, file unreadable)");
 
-    struct image_id *all = boot_allgather(7, &mine, sizeof mine, NULL);
+    struct image_id *all = boot_allgather(BOOT_TAG_IMAGE, &mine, sizeof mine, NULL);
     for (int n = 0; n < nodes; n++) {
         char a[2 * ID_MAX + 1], b[2 * ID_MAX + 1];
         if (memcmp(all[n].exe, all[0].exe, ID_MAX) != 0) {

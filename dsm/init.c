@@ -39,7 +39,7 @@ static void expose_memory(void)
     dsm.sharers = bits;
 }
 
-static void boot_barrier(uint32_t tag)
+static void boot_barrier(enum boot_tag tag)
 {
     if (dsm.nodes > 1)
         free(boot_allgather(tag, NULL, 0, NULL));
@@ -63,7 +63,7 @@ static void sync_globals(void)
         return;
     struct dsm_seg *g = &dsm.segs[0];
     uint64_t mine = fnv1a((unsigned char *)g->rt, g->size);
-    uint64_t *all = boot_allgather(6, &mine, sizeof mine, NULL);
+    uint64_t *all = boot_allgather(BOOT_TAG_GLOBALS, &mine, sizeof mine, NULL);
     uint64_t reference = all[0];
     free(all);
     if (mine == reference || dsm.node == 0)
@@ -103,7 +103,7 @@ void ompdsm_init(int *argc, char ***argv)
     net_start();
     sync_globals();
     dsm_fault_install();
-    boot_barrier(2);
+    boot_barrier(BOOT_TAG_STARTED);
     initialised = true;
 }
 
@@ -124,7 +124,7 @@ void ompdsm_finalize(void)
      * down. */
     dsm_liveness_stop();
     net_flush();
-    boot_barrier(4);
+    boot_barrier(BOOT_TAG_STOPPING);
     dsm_fault_remove();
     net_finalize();
     boot_finalize();

@@ -349,7 +349,7 @@ int net_expose(void **addr, size_t len, bool allocate)
     memcpy(mine + sizeof base, packed, packed_len);
     ucp_rkey_buffer_release(packed);
     size_t *lens = calloc((size_t)net.size, sizeof *lens);
-    char *all = net.size > 1 ? boot_allgather(5, mine, mine_len, lens) : mine;
+    char *all = net.size > 1 ? boot_allgather(BOOT_TAG_RKEYS, mine, mine_len, lens) : mine;
     if (net.size == 1)
         lens[0] = mine_len;
     r->remote = calloc((size_t)net.size, sizeof *r->remote);
@@ -615,7 +615,7 @@ static void connect_all(void)
     size_t *lens = calloc((size_t)net.size, sizeof *lens);
     char *all;
     if (net.size > 1) {
-        all = boot_allgather(1, addr, addr_len, lens);
+        all = boot_allgather(BOOT_TAG_NET_ADDRS, addr, addr_len, lens);
     } else {
         all = malloc(addr_len);
         memcpy(all, addr, addr_len);

@@ -45,7 +45,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define BOOT_TAG_HOSTS 8
 #define HOST_KEY_LEN 96
 #define MAX_ADDRS 16
 #define LIST_LEN 512

@@ -708,7 +708,7 @@ static bool cpus_shared(void)
         for (long c = 0; c < n && c < CPU_SETSIZE; c++)
             CPU_SET((int)c, &mine.cpus);
     }
-    struct placement *all = boot_allgather(21, &mine, sizeof mine, NULL);
+    struct placement *all = boot_allgather(BOOT_TAG_PLACEMENT, &mine, sizeof mine, NULL);
     bool shared = false;
     for (int i = 0; i < omp_rt.nodes && !shared; i++) {
         cpu_set_t cpus;
