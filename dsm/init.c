@@ -207,10 +207,10 @@ void ompdsm_barrier(void)
 
 void ompdsm_lock(uint64_t lock_id)
 {
-    dsm_lock_acquire(lock_id);
+    dsm_lock_acquire(DSM_LOCK_PROGRAM, lock_id);
 }
 
 void ompdsm_unlock(uint64_t lock_id)
 {
-    dsm_lock_release(lock_id);
+    dsm_lock_release(DSM_LOCK_PROGRAM, lock_id);
 }

@@ -36,17 +36,17 @@ API void omp_destroy_lock(omp_lock_t *l)
 
 API void omp_set_lock(omp_lock_t *l)
 {
-    dsm_lock_acquire(id_of(l));
+    dsm_lock_acquire(DSM_LOCK_OMP, id_of(l));
 }
 
 API void omp_unset_lock(omp_lock_t *l)
 {
-    dsm_lock_release(id_of(l));
+    dsm_lock_release(DSM_LOCK_OMP, id_of(l));
 }
 
 API int omp_test_lock(omp_lock_t *l)
 {
-    return dsm_lock_try(id_of(l));
+    return dsm_lock_try(DSM_LOCK_OMP, id_of(l));
 }
 
 /* Depth of the nested locks this node holds: a short list, usually empty. */
@@ -90,7 +90,7 @@ API void omp_set_nest_lock(omp_nest_lock_t *l)
         (*h)->depth++;
         return;
     }
-    dsm_lock_acquire(id_of(l));
+    dsm_lock_acquire(DSM_LOCK_OMP, id_of(l));
     hold(l);
 }
 
@@ -104,7 +104,7 @@ API void omp_unset_nest_lock(omp_nest_lock_t *l)
     struct held *gone = *h;
     *h = gone->next;
     free(gone);
-    dsm_lock_release(id_of(l));
+    dsm_lock_release(DSM_LOCK_OMP, id_of(l));
 }
 
 API int omp_test_nest_lock(omp_nest_lock_t *l)
@@ -112,7 +112,7 @@ API int omp_test_nest_lock(omp_nest_lock_t *l)
     struct held **h = find(l);
     if (*h)
         return ++(*h)->depth;
-    if (!dsm_lock_try(id_of(l)))
+    if (!dsm_lock_try(DSM_LOCK_OMP, id_of(l)))
         return 0;
     hold(l);
     return 1;
