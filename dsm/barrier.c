@@ -50,6 +50,7 @@
 #include "net.h"
 #include "proto.h"
 #include "stats.h"
+#include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -107,22 +108,11 @@ static void keep_missed(const struct bar_notice *notes, size_t n)
     pthread_mutex_lock(&missed.mu);
     if (missed.n + n > missed.cap) {
         missed.cap = missed.n + n + 1024;
-        missed.v = realloc(missed.v, missed.cap * sizeof *missed.v);
-        if (!missed.v)
-            dsm_fatal("out of memory for the notices of idle nodes");
+        missed.v = xrealloc(missed.v, missed.cap * sizeof *missed.v);
     }
     memcpy(missed.v + missed.n, notes, n * sizeof *notes);
     missed.n += n;
     pthread_mutex_unlock(&missed.mu);
-}
-
-static void *xmemdup(const void *p, size_t len)
-{
-    void *q = malloc(len ? len : 1);
-    if (!q)
-        dsm_fatal("out of memory for a barrier message");
-    memcpy(q, p, len);
-    return q;
 }
 
 static void broadcast_release(struct slot *s, uint64_t epoch)
@@ -149,9 +139,7 @@ static void add_notices(struct slot *s, const uint64_t *pages, uint64_t count, i
 {
     if (s->n + count > s->cap) {
         s->cap = s->n + count + 1024;
-        s->notes = realloc(s->notes, s->cap * sizeof *s->notes);
-        if (!s->notes)
-            dsm_fatal("out of memory for barrier notices");
+        s->notes = xrealloc(s->notes, s->cap * sizeof *s->notes);
     }
     for (uint64_t i = 0; i < count; i++)
         s->notes[s->n++] = (struct bar_notice){ .page = pages[i], .writer = writer };
@@ -364,10 +352,8 @@ void dsm_barrier_register(void)
 
 static void apply_notices(void)
 {
-    uint64_t *pages = malloc(pending.n * sizeof *pages + 1);
-    int32_t *writers = malloc(pending.n * sizeof *writers + 1);
-    if (!pages || !writers)
-        dsm_fatal("out of memory for barrier notices");
+    uint64_t *pages = xcalloc(pending.n, sizeof *pages);
+    int32_t *writers = xcalloc(pending.n, sizeof *writers);
     for (size_t i = 0; i < pending.n; i++) {
         pages[i] = pending.notes[i].page;
         writers[i] = pending.notes[i].writer;

@@ -22,6 +22,7 @@
 #include "boot.h"
 #include "boot_pmix.h"
 #include "log.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <netdb.h>
@@ -109,9 +110,7 @@ static void sleep_ms(long ms)
  * is unexpected; still retry briefly, in case the machine is overloaded. */
 static int connect_launcher(const char *addr_env)
 {
-    char *copy = strdup(addr_env), *host, *port;
-    if (copy == NULL)
-        dsm_fatal("out of memory");
+    char *copy = xstrdup(addr_env), *host, *port;
     split_address(copy, &host, &port);
 
     struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
@@ -209,11 +208,7 @@ static void launcher_init(const char *addr, int *rank, int *size)
 
 static void *copy_of(const void *data, size_t len, size_t *lens)
 {
-    void *all = malloc(len ? len : 1);
-    if (all == NULL)
-        dsm_fatal("out of memory");
-    if (len)
-        memcpy(all, data, len);
+    void *all = xmemdup(data, len);
     if (lens)
         lens[0] = len;
     return all;
@@ -224,11 +219,8 @@ static void *recv_reply(size_t *lens)
 {
     uint64_t total;
     recv_all(&total, sizeof total);
-    uint64_t *l64 = malloc((size_t)boot_size * sizeof *l64);
-    void *all = malloc(total ? (size_t)total : 1);
-    if (l64 == NULL || all == NULL)
-        dsm_fatal("out of memory (bootstrap reply of %llu bytes)",
-                  (unsigned long long)total);
+    uint64_t *l64 = xcalloc((size_t)boot_size, sizeof *l64);
+    void *all = xmalloc((size_t)total);
     recv_all(l64, (size_t)boot_size * sizeof *l64);
     uint64_t sum = 0;
     for (int i = 0; i < boot_size; i++) {

@@ -28,6 +28,7 @@
 #include "net.h"
 #include "proto.h"
 #include "stats.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -223,9 +224,7 @@ void dsm_adopt(const uint64_t *sorted, size_t n)
 
 static void make_twin(uint64_t page)
 {
-    void *t = malloc(dsm.page_size);
-    if (!t)
-        dsm_fatal("out of memory for a twin page");
+    void *t = xmalloc(dsm.page_size);
     memcpy(t, dsm_rt(page), dsm.page_size);
     dsm.twin[page] = t;
     dsm_note_written(page);

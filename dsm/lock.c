@@ -28,6 +28,7 @@
 #include "net.h"
 #include "proto.h"
 #include "stats.h"
+#include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -75,14 +76,6 @@ static uint64_t hash_of(uint32_t space, uint64_t key)
 static int manager_of(uint32_t space, uint64_t key)
 {
     return (int)(hash_of(space, key) % (uint64_t)dsm.nodes);
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p)
-        dsm_fatal("out of memory for lock state");
-    return p;
 }
 
 static struct lock *lookup(uint32_t space, uint64_t key)

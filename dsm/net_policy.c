@@ -30,6 +30,7 @@
 #include "net_policy.h"
 #include "boot.h"
 #include "log.h"
+#include "xalloc.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -147,11 +148,7 @@ static struct host_info *exchange_hosts(int size, const struct local_if *ifs, in
     for (int i = 0; i < nifs; i++)
         mine.addrs[i] = ifs[i].a;
     if (size == 1) {
-        struct host_info *one = malloc(sizeof mine);
-        if (!one)
-            dsm_fatal("out of memory");
-        *one = mine;
-        return one;
+        return xmemdup(&mine, sizeof mine);
     }
     return boot_allgather(BOOT_TAG_HOSTS, &mine, sizeof mine, NULL);
 }

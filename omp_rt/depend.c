@@ -23,7 +23,7 @@
  */
 #include "task.h"
 
-#include "../dsm/log.h"
+#include "../dsm/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -47,10 +47,7 @@ struct dep_table {
 static void *grow(void *v, size_t *cap, size_t elem)
 {
     *cap = *cap ? 2 * *cap : 8;
-    v = realloc(v, *cap * elem);
-    if (!v)
-        dsm_fatal("out of memory for task dependences");
-    return v;
+    return xrealloc(v, *cap * elem);
 }
 
 static struct entry *lookup(struct dep_table *tab, uintptr_t addr)
@@ -59,9 +56,7 @@ static struct entry *lookup(struct dep_table *tab, uintptr_t addr)
     for (struct entry *e = *b; e; e = e->next)
         if (e->addr == addr)
             return e;
-    struct entry *e = calloc(1, sizeof *e);
-    if (!e)
-        dsm_fatal("out of memory for task dependences");
+    struct entry *e = xcalloc(1, sizeof *e);
     e->addr = addr;
     e->next = *b;
     *b = e;
@@ -114,8 +109,8 @@ static void add_reader(struct dep_table *tab, struct task *t, uintptr_t addr)
 
 void omp_dep_add(struct ctx *parent, struct task *t, void **depend)
 {
-    if (!parent->deps && !(parent->deps = calloc(1, sizeof *parent->deps)))
-        dsm_fatal("out of memory for task dependences");
+    if (!parent->deps)
+        parent->deps = xcalloc(1, sizeof *parent->deps);
     struct dep_table *tab = parent->deps;
     uintptr_t n, writers, readers_from, readers_to;
     void **addr;
@@ -149,8 +144,8 @@ struct task **omp_dep_done(struct task *t, size_t *n)
     for (size_t i = 0; i < t->nsucc; i++) {
         if (atomic_fetch_sub(&t->succ[i]->npred, 1) != 1)
             continue;
-        if (!ready && !(ready = malloc(t->nsucc * sizeof *ready)))
-            dsm_fatal("out of memory for task dependences");
+        if (!ready)
+            ready = xcalloc(t->nsucc, sizeof *ready);
         ready[k++] = t->succ[i];
     }
     free(t->succ);

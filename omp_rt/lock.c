@@ -11,6 +11,7 @@
 
 #include "../dsm/dsm.h"
 #include "../dsm/log.h"
+#include "../dsm/xalloc.h"
 
 #include <stdlib.h>
 
@@ -66,9 +67,7 @@ static struct held **find(const void *lock)
 
 static void hold(const void *lock)
 {
-    struct held *h = malloc(sizeof *h);
-    if (!h)
-        dsm_fatal("out of memory for a nested lock");
+    struct held *h = xmalloc(sizeof *h);
     *h = (struct held){ .lock = lock, .depth = 1, .next = held };
     held = h;
 }

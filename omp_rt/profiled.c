@@ -84,6 +84,7 @@
 #include "../dsm/dsm.h"
 #include "../dsm/log.h"
 #include "../dsm/stats.h"
+#include "../dsm/xalloc.h"
 #include "../migrate/migrate.h"
 
 #include <sched.h>
@@ -164,10 +165,7 @@ static struct {
 
 static uint64_t *node_array(void)
 {
-    uint64_t *a = calloc((size_t)omp_rt.nodes + 1, sizeof *a);
-    if (!a)
-        dsm_fatal("out of memory for the profiled schedule");
-    return a;
+    return xcalloc((size_t)omp_rt.nodes + 1, sizeof(uint64_t));
 }
 
 static uint32_t site_of(struct table *t, int nodes, const struct omp_site_key *k)
@@ -175,9 +173,7 @@ static uint32_t site_of(struct table *t, int nodes, const struct omp_site_key *k
     for (size_t i = 0; i < t->n; i++)
         if (!memcmp(&t->v[i].key, k, sizeof *k))
             return (uint32_t)i;
-    struct site *v = realloc(t->v, (t->n + 1) * sizeof *v);
-    if (!v)
-        dsm_fatal("out of memory for the profiled schedule");
+    struct site *v = xrealloc(t->v, (t->n + 1) * sizeof *v);
     t->v = v;
     struct site *s = &v[t->n];
     memset(s, 0, sizeof *s);
@@ -187,17 +183,13 @@ static uint32_t site_of(struct table *t, int nodes, const struct omp_site_key *k
     s->measure_from = omp_profiled.warmup;
     s->step = 0.5;
     s->alpha = omp_profiled.alpha;
-    s->moved = calloc((size_t)s->nodes + 1, sizeof *s->moved);
-    if (!s->moved)
-        dsm_fatal("out of memory for the profiled schedule");
+    s->moved = xcalloc((size_t)s->nodes + 1, sizeof *s->moved);
     s->ns = node_array();
     s->iters = node_array();
     s->window = omp_profiled.hold > WINDOW ? omp_profiled.hold : WINDOW;
-    s->win_ns = calloc((size_t)s->window * (size_t)s->nodes, sizeof *s->win_ns);
-    s->win_iters = calloc((size_t)s->window * (size_t)s->nodes, sizeof *s->win_iters);
-    s->win_loop = calloc(s->window, sizeof *s->win_loop);
-    if (!s->win_ns || !s->win_iters || !s->win_loop)
-        dsm_fatal("out of memory for the profiled schedule");
+    s->win_ns = xcalloc((size_t)s->window * (size_t)s->nodes, sizeof *s->win_ns);
+    s->win_iters = xcalloc((size_t)s->window * (size_t)s->nodes, sizeof *s->win_iters);
+    s->win_loop = xcalloc(s->window, sizeof *s->win_loop);
     for (int i = 0; i <= s->nodes; i++)     /* equal blocks, as static */
         s->bounds[i] = k->n * (uint64_t)i / (uint64_t)s->nodes;
     return (uint32_t)t->n++;
@@ -222,9 +214,7 @@ void omp_profiled_end(uint64_t iters)
 {
     if (prof.nout == prof.capout) {
         prof.capout = prof.capout ? 2 * prof.capout : 16;
-        prof.out = realloc(prof.out, prof.capout * sizeof *prof.out);
-        if (!prof.out)
-            dsm_fatal("out of memory for loop timings");
+        prof.out = xrealloc(prof.out, prof.capout * sizeof *prof.out);
     }
     uint64_t ns = dsm_now_ns() - prof.t0;
     prof.out[prof.nout++] = (struct timing){ .site = prof.site, .node = omp_rt.node, .team = (int32_t)prof.team,
@@ -623,10 +613,9 @@ static int cmp_timing(const void *a, const void *b)
 static void consume(const void *data, size_t len)
 {
     size_t n = len / sizeof(struct timing);
-    struct timing *t = malloc(len + 1);
-    if (!t || len % sizeof *t)
+    if (len % sizeof(struct timing))
         dsm_fatal("malformed loop timings on a barrier (%zu bytes)", len);
-    memcpy(t, data, len);
+    struct timing *t = xmemdup(data, len);
     qsort(t, n, sizeof *t, cmp_timing);
     for (size_t i = 0; i < n; i++) {
         if (t[i].team < 1 || t[i].team > omp_rt.nodes)
@@ -728,9 +717,7 @@ static bool cpus_shared(void)
 
 void omp_profiled_init(void)
 {
-    prof.tables = calloc((size_t)omp_rt.nodes + 1, sizeof *prof.tables);
-    if (!prof.tables)
-        dsm_fatal("out of memory for the profiled schedule");
+    prof.tables = xcalloc((size_t)omp_rt.nodes + 1, sizeof *prof.tables);
     prof.cpus_shared = cpus_shared();
     dsm_barrier_extra(provide, consume);
     if (dsm_cfg.stats)

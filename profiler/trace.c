@@ -15,6 +15,7 @@
 #include "../dsm/dsm.h"
 #include "../dsm/log.h"
 #include "../dsm/stats.h"
+#include "../dsm/xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -55,9 +56,7 @@ static void add(struct event e)
             return;
         }
         tr.cap = tr.cap ? 2 * tr.cap : 4096;
-        tr.v = realloc(tr.v, tr.cap * sizeof *tr.v);
-        if (!tr.v)
-            dsm_fatal("out of memory for the trace");
+        tr.v = xrealloc(tr.v, tr.cap * sizeof *tr.v);
     }
     e.node = dsm.node;
     e.t0 -= e.t0 > tr.origin ? tr.origin : e.t0;
