@@ -106,10 +106,7 @@ static void keep_missed(const struct bar_notice *notes, size_t n)
     if (n == 0)     /* notes may be NULL, and memcpy's arguments must not be */
         return;
     pthread_mutex_lock(&missed.mu);
-    if (missed.n + n > missed.cap) {
-        missed.cap = missed.n + n + 1024;
-        missed.v = xrealloc(missed.v, missed.cap * sizeof *missed.v);
-    }
+    missed.v = xgrow(missed.v, &missed.cap, missed.n + n, sizeof *missed.v);
     memcpy(missed.v + missed.n, notes, n * sizeof *notes);
     missed.n += n;
     pthread_mutex_unlock(&missed.mu);
@@ -137,10 +134,7 @@ static void broadcast_release(struct slot *s, uint64_t epoch)
 /* Adds the pages a node wrote to the slot's notices (slot lock held). */
 static void add_notices(struct slot *s, const uint64_t *pages, uint64_t count, int writer)
 {
-    if (s->n + count > s->cap) {
-        s->cap = s->n + count + 1024;
-        s->notes = xrealloc(s->notes, s->cap * sizeof *s->notes);
-    }
+    s->notes = xgrow(s->notes, &s->cap, s->n + count, sizeof *s->notes);
     for (uint64_t i = 0; i < count; i++)
         s->notes[s->n++] = (struct bar_notice){ .page = pages[i], .writer = writer };
 }

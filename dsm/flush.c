@@ -280,10 +280,7 @@ static struct {
 
 static void hot_add(uint64_t page)
 {
-    if (hot.n == hot.cap) {
-        hot.cap = hot.cap ? 2 * hot.cap : 256;
-        hot.v = xrealloc(hot.v, hot.cap * sizeof *hot.v);
-    }
+    hot.v = xgrow(hot.v, &hot.cap, hot.n + 1, sizeof *hot.v);
     hot.v[hot.n++] = (struct hot){ page, 0 };
     dsm_flag_set(page, PF_HOT);
 }

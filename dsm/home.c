@@ -35,10 +35,7 @@ static struct {
 void dsm_home_record_alloc(uint64_t first, uint64_t n, int fixed)
 {
     pthread_mutex_lock(&allocs.mu);
-    if (allocs.n == allocs.cap) {
-        allocs.cap = allocs.cap ? 2 * allocs.cap : 64;
-        allocs.recs = xrealloc(allocs.recs, allocs.cap * sizeof *allocs.recs);
-    }
+    allocs.recs = xgrow(allocs.recs, &allocs.cap, allocs.n + 1, sizeof *allocs.recs);
     /* Keep the records sorted by page (usually an append). */
     size_t i = allocs.n;
     while (i > 0 && allocs.recs[i - 1].first > first) {

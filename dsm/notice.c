@@ -99,10 +99,7 @@ static void inbox_add(uint64_t page, uint64_t epoch)
         if (2 * inbox.n > inbox.compact_at)
             inbox.compact_at *= 2;
     }
-    if (inbox.n == inbox.cap) {
-        inbox.cap = inbox.cap ? 2 * inbox.cap : 256;
-        inbox.v = xrealloc(inbox.v, inbox.cap * sizeof *inbox.v);
-    }
+    inbox.v = xgrow(inbox.v, &inbox.cap, inbox.n + 1, sizeof *inbox.v);
     inbox.v[inbox.n++] = (struct entry){ .page = page, .epoch = epoch };
 }
 

@@ -63,10 +63,7 @@ struct dsm_stripe *dsm_stripe(uint64_t page)
 
 void dsm_plist_add(struct dsm_plist *l, uint64_t page)
 {
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 256;
-        l->pages = xrealloc(l->pages, l->cap * sizeof *l->pages);
-    }
+    l->pages = xgrow(l->pages, &l->cap, l->n + 1, sizeof *l->pages);
     l->pages[l->n++] = page;
 }
 

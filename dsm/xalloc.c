@@ -43,3 +43,14 @@ void *xmemdup(const void *p, size_t len)
         memcpy(q, p, len);
     return q;
 }
+
+void *xgrow_to(void *v, size_t *cap, size_t need, size_t size)
+{
+    size_t c = *cap ? *cap : 16;
+    while (c < need && c <= (size_t)-1 / 2)
+        c *= 2;
+    if (c < need || c > (size_t)-1 / size)
+        dsm_fatal("out of memory (%zu x %zu bytes asked for)", need, size);
+    *cap = c;
+    return xrealloc(v, c * size);
+}

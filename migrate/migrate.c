@@ -62,10 +62,7 @@ static struct {
 
 static void inbox_add(int node, uint64_t page, uint32_t reads, uint32_t writes)
 {
-    if (inbox.n == inbox.cap) {
-        inbox.cap = inbox.cap ? 2 * inbox.cap : 1024;
-        inbox.v = xrealloc(inbox.v, inbox.cap * sizeof *inbox.v);
-    }
+    inbox.v = xgrow(inbox.v, &inbox.cap, inbox.n + 1, sizeof *inbox.v);
     inbox.v[inbox.n++] = (struct mig_count){ .page = page, .node = node, .reads = reads, .writes = writes };
 }
 
@@ -404,10 +401,7 @@ bool mig_request(unsigned after)
 
 static void see(uintptr_t loop)
 {
-    if (when.nseen == when.cap) {
-        when.cap = when.cap ? 2 * when.cap : 16;
-        when.seen = xrealloc(when.seen, when.cap * sizeof *when.seen);
-    }
+    when.seen = xgrow(when.seen, &when.cap, when.nseen + 1, sizeof *when.seen);
     when.seen[when.nseen++] = loop;
 }
 

@@ -44,12 +44,6 @@ struct dep_table {
     size_t nkept, cap;
 };
 
-static void *grow(void *v, size_t *cap, size_t elem)
-{
-    *cap = *cap ? 2 * *cap : 8;
-    return xrealloc(v, *cap * elem);
-}
-
 static struct entry *lookup(struct dep_table *tab, uintptr_t addr)
 {
     struct entry **b = &tab->buckets[(addr >> 3) % DEP_BUCKETS];
@@ -67,8 +61,7 @@ static void keep(struct dep_table *tab, struct task *t)
 {
     if (t->kept)
         return;
-    if (tab->nkept == tab->cap)
-        tab->kept = grow(tab->kept, &tab->cap, sizeof *tab->kept);
+    tab->kept = xgrow(tab->kept, &tab->cap, tab->nkept + 1, sizeof *tab->kept);
     tab->kept[tab->nkept++] = t;
     t->kept = true;
 }
@@ -82,8 +75,7 @@ static void wait_on(struct task *t, struct task *p)
     for (size_t i = 0; i < p->nsucc; i++)
         if (p->succ[i] == t)
             return;
-    if (p->nsucc == p->capsucc)
-        p->succ = grow(p->succ, &p->capsucc, sizeof *p->succ);
+    p->succ = xgrow(p->succ, &p->capsucc, p->nsucc + 1, sizeof *p->succ);
     p->succ[p->nsucc++] = t;
     atomic_fetch_add(&t->npred, 1);
 }
@@ -102,8 +94,7 @@ static void add_reader(struct dep_table *tab, struct task *t, uintptr_t addr)
 {
     struct entry *e = lookup(tab, addr);
     wait_on(t, e->writer);
-    if (e->nreaders == e->cap)
-        e->readers = grow(e->readers, &e->cap, sizeof *e->readers);
+    e->readers = xgrow(e->readers, &e->cap, e->nreaders + 1, sizeof *e->readers);
     e->readers[e->nreaders++] = t;
 }
 

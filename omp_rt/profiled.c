@@ -212,10 +212,7 @@ void omp_profiled_begin(const struct omp_site_key *k, uintptr_t where, uint64_t 
 
 void omp_profiled_end(uint64_t iters)
 {
-    if (prof.nout == prof.capout) {
-        prof.capout = prof.capout ? 2 * prof.capout : 16;
-        prof.out = xrealloc(prof.out, prof.capout * sizeof *prof.out);
-    }
+    prof.out = xgrow(prof.out, &prof.capout, prof.nout + 1, sizeof *prof.out);
     uint64_t ns = dsm_now_ns() - prof.t0;
     prof.out[prof.nout++] = (struct timing){ .site = prof.site, .node = omp_rt.node, .team = (int32_t)prof.team,
                                              .where = prof.where,
