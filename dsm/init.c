@@ -45,14 +45,6 @@ static void boot_barrier(enum boot_tag tag)
         free(boot_allgather(tag, NULL, 0, NULL));
 }
 
-static uint64_t fnv1a(const unsigned char *p, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001b3ULL;
-    return h;
-}
-
 /* The program's globals start as each node's own copy of the executable's
  * data; node 0's is the one that counts.  They are normally identical (same
  * binary, same static initialisers); if any node's differs, it takes node
@@ -62,7 +54,7 @@ static void sync_globals(void)
     if (dsm.nsegs < 2 || dsm.nodes == 1)
         return;
     struct dsm_seg *g = &dsm.segs[0];
-    uint64_t mine = fnv1a((unsigned char *)g->rt, g->size);
+    uint64_t mine = dsm_fnv1a(DSM_FNV1A_START, g->rt, g->size);
     uint64_t *all = boot_allgather(BOOT_TAG_GLOBALS, &mine, sizeof mine, NULL);
     uint64_t reference = all[0];
     free(all);
