@@ -21,6 +21,7 @@
  */
 #include "boot.h"
 #include "boot_pmix.h"
+#include "config.h"
 #include "log.h"
 #include "xalloc.h"
 
@@ -44,8 +45,8 @@ static pthread_mutex_t boot_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const char *env_required(const char *name)
 {
-    const char *v = getenv(name);
-    if (v == NULL || *v == '\0')
+    const char *v = dsm_env(name);
+    if (v == NULL)
         dsm_fatal("%s is not set (the node was not started by ompdsm-run?)", name);
     return v;
 }

@@ -573,7 +573,7 @@ static void check_ucx_seg_sizes(void)
 {
     static const char *const vars[] = { "UCX_POSIX_SEG_SIZE", "UCX_SYSV_SEG_SIZE" };
     for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-        const char *v = getenv(vars[i]);
+        const char *v = dsm_env(vars[i]);
         size_t n;
         if (v && dsm_parse_size(v, &n) && n >= 65536)
             dsm_fatal("%s=%s: UCX's shared-memory transports fail with segments of 64 KiB or more "
