@@ -50,6 +50,7 @@
 #include "net.h"
 #include "proto.h"
 #include "stats.h"
+#include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -105,24 +106,10 @@ static void keep_missed(const struct bar_notice *notes, size_t n)
     if (n == 0)     /* notes may be NULL, and memcpy's arguments must not be */
         return;
     pthread_mutex_lock(&missed.mu);
-    if (missed.n + n > missed.cap) {
-        missed.cap = missed.n + n + 1024;
-        missed.v = realloc(missed.v, missed.cap * sizeof *missed.v);
-        if (!missed.v)
-            dsm_fatal("out of memory for the notices of idle nodes");
-    }
+    missed.v = xgrow(missed.v, &missed.cap, missed.n + n, sizeof *missed.v);
     memcpy(missed.v + missed.n, notes, n * sizeof *notes);
     missed.n += n;
     pthread_mutex_unlock(&missed.mu);
-}
-
-static void *xmemdup(const void *p, size_t len)
-{
-    void *q = malloc(len ? len : 1);
-    if (!q)
-        dsm_fatal("out of memory for a barrier message");
-    memcpy(q, p, len);
-    return q;
 }
 
 static void broadcast_release(struct slot *s, uint64_t epoch)
@@ -147,12 +134,7 @@ static void broadcast_release(struct slot *s, uint64_t epoch)
 /* Adds the pages a node wrote to the slot's notices (slot lock held). */
 static void add_notices(struct slot *s, const uint64_t *pages, uint64_t count, int writer)
 {
-    if (s->n + count > s->cap) {
-        s->cap = s->n + count + 1024;
-        s->notes = realloc(s->notes, s->cap * sizeof *s->notes);
-        if (!s->notes)
-            dsm_fatal("out of memory for barrier notices");
-    }
+    s->notes = xgrow(s->notes, &s->cap, s->n + count, sizeof *s->notes);
     for (uint64_t i = 0; i < count; i++)
         s->notes[s->n++] = (struct bar_notice){ .page = pages[i], .writer = writer };
 }
@@ -364,10 +346,8 @@ void dsm_barrier_register(void)
 
 static void apply_notices(void)
 {
-    uint64_t *pages = malloc(pending.n * sizeof *pages + 1);
-    int32_t *writers = malloc(pending.n * sizeof *writers + 1);
-    if (!pages || !writers)
-        dsm_fatal("out of memory for barrier notices");
+    uint64_t *pages = xcalloc(pending.n, sizeof *pages);
+    int32_t *writers = xcalloc(pending.n, sizeof *writers);
     for (size_t i = 0; i < pending.n; i++) {
         pages[i] = pending.notes[i].page;
         writers[i] = pending.notes[i].writer;

@@ -21,7 +21,9 @@
  */
 #include "boot.h"
 #include "boot_pmix.h"
+#include "config.h"
 #include "log.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <netdb.h>
@@ -33,7 +35,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define TOKEN_LEN 32
 #define CONNECT_TRIES 100       /* x 50 ms: the launcher listens before it forks */
 
 static int boot_sock = -1;
@@ -44,8 +45,8 @@ static pthread_mutex_t boot_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const char *env_required(const char *name)
 {
-    const char *v = getenv(name);
-    if (v == NULL || *v == '\0')
+    const char *v = dsm_env(name);
+    if (v == NULL)
         dsm_fatal("%s is not set (the node was not started by ompdsm-run?)", name);
     return v;
 }
@@ -65,13 +66,13 @@ static long env_decimal(const char *name, long min, long max)
     return n;
 }
 
-static void env_token(char token[TOKEN_LEN])
+static void env_token(char token[BOOT_TOKEN_LEN])
 {
     const char *v = env_required("OMPDSM_JOB_TOKEN");
     size_t n = strlen(v);
-    if (n != TOKEN_LEN || strspn(v, "0123456789abcdefABCDEF") != n)
-        dsm_fatal("OMPDSM_JOB_TOKEN is not %d hexadecimal digits", TOKEN_LEN);
-    memcpy(token, v, TOKEN_LEN);
+    if (n != BOOT_TOKEN_LEN || strspn(v, "0123456789abcdefABCDEF") != n)
+        dsm_fatal("OMPDSM_JOB_TOKEN is not %d hexadecimal digits", BOOT_TOKEN_LEN);
+    memcpy(token, v, BOOT_TOKEN_LEN);
 }
 
 /* Splits "ADDR:PORT" or "[V6ADDR]:PORT" into host and port (in place). */
@@ -110,9 +111,7 @@ static void sleep_ms(long ms)
  * is unexpected; still retry briefly, in case the machine is overloaded. */
 static int connect_launcher(const char *addr_env)
 {
-    char *copy = strdup(addr_env), *host, *port;
-    if (copy == NULL)
-        dsm_fatal("out of memory");
+    char *copy = xstrdup(addr_env), *host, *port;
     split_address(copy, &host, &port);
 
     struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
@@ -183,25 +182,25 @@ static void send_request(uint32_t tag, uint64_t len)
 
 static void launcher_init(const char *addr, int *rank, int *size)
 {
-    long sz = env_decimal("OMPDSM_SIZE", 1, 4096);
+    long sz = env_decimal("OMPDSM_SIZE", 1, BOOT_MAX_NODES);
     long rk = env_decimal("OMPDSM_RANK", 0, sz - 1);
     dsm_log_node = (int)rk;
-    char token[TOKEN_LEN];
+    char token[BOOT_TOKEN_LEN];
     env_token(token);
 
     boot_sock = connect_launcher(addr);
-    unsigned char hello[TOKEN_LEN + 2 * sizeof(uint32_t)];
+    unsigned char hello[BOOT_TOKEN_LEN + 2 * sizeof(uint32_t)];
     uint32_t r32 = (uint32_t)rk, s32 = (uint32_t)sz;
-    memcpy(hello, token, TOKEN_LEN);
-    memcpy(hello + TOKEN_LEN, &r32, sizeof r32);
-    memcpy(hello + TOKEN_LEN + sizeof r32, &s32, sizeof s32);
+    memcpy(hello, token, BOOT_TOKEN_LEN);
+    memcpy(hello + BOOT_TOKEN_LEN, &r32, sizeof r32);
+    memcpy(hello + BOOT_TOKEN_LEN + sizeof r32, &s32, sizeof s32);
     send_all(hello, sizeof hello);
 
     char answer;
     recv_all(&answer, 1);
-    if (answer == 'R')
+    if (answer == BOOT_REFUSED)
         dsm_fatal("bootstrap refused: bad job token");
-    if (answer != 'A')
+    if (answer != BOOT_ACCEPTED)
         dsm_fatal("bootstrap: unexpected answer from the launcher");
     boot_size = (int)sz;
     *rank = (int)rk;
@@ -210,11 +209,7 @@ static void launcher_init(const char *addr, int *rank, int *size)
 
 static void *copy_of(const void *data, size_t len, size_t *lens)
 {
-    void *all = malloc(len ? len : 1);
-    if (all == NULL)
-        dsm_fatal("out of memory");
-    if (len)
-        memcpy(all, data, len);
+    void *all = xmemdup(data, len);
     if (lens)
         lens[0] = len;
     return all;
@@ -225,11 +220,8 @@ static void *recv_reply(size_t *lens)
 {
     uint64_t total;
     recv_all(&total, sizeof total);
-    uint64_t *l64 = malloc((size_t)boot_size * sizeof *l64);
-    void *all = malloc(total ? (size_t)total : 1);
-    if (l64 == NULL || all == NULL)
-        dsm_fatal("out of memory (bootstrap reply of %llu bytes)",
-                  (unsigned long long)total);
+    uint64_t *l64 = xcalloc((size_t)boot_size, sizeof *l64);
+    void *all = xmalloc((size_t)total);
     recv_all(l64, (size_t)boot_size * sizeof *l64);
     uint64_t sum = 0;
     for (int i = 0; i < boot_size; i++) {

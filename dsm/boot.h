@@ -17,18 +17,7 @@
  * (exchange of transport addresses, start/stop barriers) before the real
  * transport exists.
  *
- * Wire format (host byte order; all nodes run on one machine family):
- *   HELLO    node -> launcher  32-byte token, u32 rank, u32 size
- *            launcher -> node  one byte: 'A' accepted, 'R' refused
- *   REQUEST  node -> launcher  u32 tag, u64 len, len bytes
- *   REPLY    launcher -> node  u64 total, size x u64 lens, total bytes
- *                              (every node's data, in rank order)
- *   FINALIZE node -> launcher  u32 0xFFFFFFFF, u64 0
- *            launcher -> node  u64 0 (nothing else)
- *   EXIT     node -> launcher  u32 0xFFFFFFFE, u64 4, i32 status
- *            launcher -> node  u64 0: the job ends with this status (the
- *                              program called exit() in a parallel region);
- *                              every node leaves without finalizing
+ * The wire format and the tags of the collectives are in boot_wire.h.
  *
  * The launcher closes the connection when the job is torn down, so a node
  * that reads EOF knows that another node died; it then exits at once.
@@ -36,11 +25,10 @@
 #ifndef DSM_BOOT_H
 #define DSM_BOOT_H
 
+#include "boot_wire.h"
+
 #include <stddef.h>
 #include <stdint.h>
-
-#define BOOT_TAG_FINALIZE 0xFFFFFFFFu
-#define BOOT_TAG_EXIT 0xFFFFFFFEu
 
 /* Joins the job: connects to the launcher or initialises PMIx.  Returns -1
  * if neither started the node (it runs as a single node: rank 0 of 1), 0
@@ -55,7 +43,8 @@ int boot_init(int *rank, int *size);
  * from here then.  Does nothing otherwise. */
 void boot_fix_addresses(void);
 
-/* Collective over all nodes: every node calls it with the same tag.  Returns
+/* Collective over all nodes: every node calls it with the same tag (enum
+ * boot_tag).  Returns
  * a malloc'd buffer with the data of every node concatenated in rank order
  * (the caller frees it); if lens is not NULL, lens[0..size) receives the
  * length of each node's part.  One collective at a time per process. */

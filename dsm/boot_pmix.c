@@ -34,6 +34,7 @@
  */
 #include "boot_pmix.h"
 #include "log.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <pmix.h>
@@ -78,9 +79,7 @@ static char **own_argv(void)
     char **argv = NULL;
     size_t argc = 0;
     for (;;) {
-        argv = realloc(argv, (argc + 1) * sizeof *argv);
-        if (argv == NULL)
-            dsm_fatal("out of memory");
+        argv = xrealloc(argv, (argc + 1) * sizeof *argv);
         char *arg = NULL;
         size_t cap = 0;
         if (getdelim(&arg, &cap, '\0', f) < 0) {
@@ -183,9 +182,7 @@ void *boot_pmix_allgather(uint32_t tag, const void *data, size_t len, size_t *le
 
     /* After a collecting fence every value is in this node's copy of the
      * store: the gets do not leave the process. */
-    pmix_value_t **v = calloc((size_t)pmix_size, sizeof *v);
-    if (v == NULL)
-        dsm_fatal("out of memory");
+    pmix_value_t **v = xcalloc((size_t)pmix_size, sizeof *v);
     size_t total = 0;
     for (int r = 0; r < pmix_size; r++) {
         pmix_proc_t peer;
@@ -195,9 +192,7 @@ void *boot_pmix_allgather(uint32_t tag, const void *data, size_t len, size_t *le
             dsm_fatal("PMIx: node %d's value of %s is not a byte object", r, key);
         total += v[r]->data.bo.size;
     }
-    char *out = malloc(total ? total : 1);
-    if (out == NULL)
-        dsm_fatal("out of memory (bootstrap data of %zu bytes)", total);
+    char *out = xmalloc(total);
     size_t at = 0;
     for (int r = 0; r < pmix_size; r++) {
         size_t n = v[r]->data.bo.size;

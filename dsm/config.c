@@ -2,7 +2,8 @@
  * config.c: parses the OMPDSM_* environment variables.
  *
  * It also checks the one UCX variable whose bad value UCX reports without
- * naming it (UCX_TLS).
+ * naming it (UCX_TLS), and holds the parsing helpers that the other
+ * layers' variables share (config.h).
  *
  * Defaults are chosen for the embedded case (several nodes on one machine):
  * a 16 GiB sparse region far above the usual mmap and heap areas, the OS page
@@ -11,6 +12,7 @@
 #include "config.h"
 #include "log.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,10 +47,24 @@ bool dsm_parse_size(const char *s, size_t *out)
     return true;
 }
 
-static const char *env(const char *name)
+const char *dsm_env(const char *name)
 {
     const char *v = getenv(name);
     return (v && *v) ? v : NULL;
+}
+
+bool dsm_parse_long(const char *s, long min, long max, long *out, const char **end)
+{
+    char *e;
+    errno = 0;
+    while (isspace((unsigned char)*s))
+        s++;
+    long v = strtol(s, &e, 10);
+    if (errno || e == s || v < min || v > max)
+        return false;
+    *out = v;
+    *end = e;
+    return true;
 }
 
 static void load_region(void)
@@ -56,10 +72,10 @@ static void load_region(void)
     const char *v;
     dsm_cfg.region_base = 0x200000000000UL;
     dsm_cfg.region_size = 16UL << 30;
-    if ((v = env("OMPDSM_REGION_SIZE"))
+    if ((v = dsm_env("OMPDSM_REGION_SIZE"))
         && (!dsm_parse_size(v, &dsm_cfg.region_size) || dsm_cfg.region_size == 0))
         dsm_fatal("OMPDSM_REGION_SIZE='%s' is not a size (examples: 4G, 512M)", v);
-    if ((v = env("OMPDSM_REGION_BASE"))) {
+    if ((v = dsm_env("OMPDSM_REGION_BASE"))) {
         char *end;
         errno = 0;
         unsigned long long b = strtoull(v, &end, 0);
@@ -71,7 +87,7 @@ static void load_region(void)
 
 static void load_page_size(void)
 {
-    const char *v = env("OMPDSM_PAGE_SIZE");
+    const char *v = dsm_env("OMPDSM_PAGE_SIZE");
     size_t os = (size_t)sysconf(_SC_PAGESIZE);
     dsm_cfg.page_size = os;
     if (!v)
@@ -85,7 +101,7 @@ static void load_page_size(void)
 
 static void load_home(void)
 {
-    const char *v = env("OMPDSM_HOME");
+    const char *v = dsm_env("OMPDSM_HOME");
     dsm_cfg.home = DSM_HOME_CYCLIC;
     if (!v)
         return;
@@ -102,7 +118,7 @@ static void load_home(void)
 /* auto | off | first | every | every:N */
 static void load_migrate(void)
 {
-    const char *v = env("OMPDSM_MIGRATE");
+    const char *v = dsm_env("OMPDSM_MIGRATE");
     dsm_cfg.migrate = DSM_MIGRATE_AUTO;
     dsm_cfg.migrate_every = 1;
     if (!v || !strcasecmp(v, "auto"))
@@ -133,7 +149,7 @@ static void load_migrate(void)
 
 static bool parse_bool(const char *name, bool dflt)
 {
-    const char *v = env(name);
+    const char *v = dsm_env(name);
     if (!v)
         return dflt;
     if (!strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on"))
@@ -143,35 +159,20 @@ static bool parse_bool(const char *name, bool dflt)
     dsm_fatal("%s='%s' is not a boolean (1/0, true/false, yes/no, on/off)", name, v);
 }
 
-static unsigned parse_uint(const char *name, unsigned dflt, unsigned max)
-{
-    const char *v = env(name);
-    if (!v)
-        return dflt;
-    char *end;
-    errno = 0;
-    unsigned long x = strtoul(v, &end, 10);
-    if (errno || *end || *v == '-' || x > max)
-        dsm_fatal("%s='%s' is not an integer in 0..%u", name, v, max);
-    return (unsigned)x;
-}
-
 static int parse_int(const char *name, int dflt, int min, int max)
 {
-    const char *v = env(name);
+    const char *v = dsm_env(name), *end;
+    long x;
     if (!v)
         return dflt;
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (errno || end == v || *end || x < min || x > max)
+    if (!dsm_parse_long(v, min, max, &x, &end) || *end)
         dsm_fatal("%s='%s' is not an integer in %d..%d", name, v, min, max);
     return (int)x;
 }
 
 static double parse_seconds(const char *name, double dflt)
 {
-    const char *v = env(name);
+    const char *v = dsm_env(name);
     if (!v)
         return dflt;
     char *end;
@@ -192,7 +193,7 @@ static double load_node_timeout(void)
     if (t > 0 && t < MIN_NODE_TIMEOUT)
         dsm_fatal("OMPDSM_NODE_TIMEOUT='%s' is below the minimum of %g s (a busy node may answer a heartbeat "
                   "late by that much); use %g or more, or 0 to turn the check off",
-                  env("OMPDSM_NODE_TIMEOUT"), MIN_NODE_TIMEOUT, MIN_NODE_TIMEOUT);
+                  dsm_env("OMPDSM_NODE_TIMEOUT"), MIN_NODE_TIMEOUT, MIN_NODE_TIMEOUT);
     return t;
 }
 
@@ -216,11 +217,11 @@ void dsm_config_load(void)
     if (dsm_cfg.region_size % dsm_cfg.page_size)
         dsm_fatal("OMPDSM_REGION_SIZE (%zu) is not a multiple of OMPDSM_PAGE_SIZE (%zu)",
                   dsm_cfg.region_size, dsm_cfg.page_size);
-    dsm_cfg.spin_us = parse_uint("OMPDSM_SPIN_US", 50, 1000000);
+    dsm_cfg.spin_us = (unsigned)parse_int("OMPDSM_SPIN_US", 50, 0, 1000000);
     dsm_cfg.progress_nice = parse_int("OMPDSM_PROGRESS_NICE", -10, -20, 19);
-    dsm_cfg.readahead = parse_uint("OMPDSM_READAHEAD", 7, 1024);
+    dsm_cfg.readahead = (unsigned)parse_int("OMPDSM_READAHEAD", 7, 0, 1024);
     dsm_cfg.stats = parse_bool("OMPDSM_STATS", false);
-    dsm_cfg.trace = env("OMPDSM_TRACE");
+    dsm_cfg.trace = dsm_env("OMPDSM_TRACE");
     dsm_cfg.node_timeout = load_node_timeout();
     check_ucx_tls();
 }

@@ -8,7 +8,7 @@
  * never written.
  */
 #include "diff.h"
-#include "log.h"
+#include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,9 +20,7 @@ void dsm_buf_reserve(struct dsm_buf *b, size_t more)
     size_t cap = b->cap ? b->cap : 4096;
     while (cap < b->n + more)
         cap *= 2;
-    b->p = realloc(b->p, cap);
-    if (!b->p)
-        dsm_fatal("out of memory growing a %zu-byte buffer", cap);
+    b->p = xrealloc(b->p, cap);
     b->cap = cap;
 }
 

@@ -217,10 +217,19 @@ int dsm_barrier_group_size(void);
 void dsm_barrier_wake_idle(uint32_t why, const void *data, size_t len);
 uint32_t dsm_barrier_idle_wait(void **data, size_t *len);
 
-/* lock.c */
-void dsm_lock_acquire(uint64_t id);
-bool dsm_lock_try(uint64_t id);      /* false if held elsewhere */
-void dsm_lock_release(uint64_t id);
+/* lock.c.  A lock is named by a space and a key: each user of the lock
+ * manager names its locks in a space of its own, so that the keys of
+ * different users never name the same lock, whatever their values. */
+enum dsm_lock_space {
+    DSM_LOCK_PROGRAM,   /* ompdsm_lock(): any 64-bit value the program chooses */
+    DSM_LOCK_OMP,       /* omp_*_lock (omp_rt/lock.c): the lock variable's address */
+    DSM_LOCK_CRITICAL,  /* critical: the name pointer's address, 0 for the unnamed one */
+    DSM_LOCK_ATOMIC,    /* GOMP_atomic_start/end: the one key 0 */
+    DSM_LOCK_ORDERED,   /* ordered (omp_rt/loop.c): the region and the loop's sequence */
+};
+void dsm_lock_acquire(enum dsm_lock_space space, uint64_t key);
+bool dsm_lock_try(enum dsm_lock_space space, uint64_t key);      /* false if held elsewhere */
+void dsm_lock_release(enum dsm_lock_space space, uint64_t key);
 void dsm_lock_register(void);
 
 /* atomic.c: an atomic operation on a shared address, run at the page's

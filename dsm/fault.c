@@ -28,6 +28,7 @@
 #include "net.h"
 #include "proto.h"
 #include "stats.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -223,9 +224,7 @@ void dsm_adopt(const uint64_t *sorted, size_t n)
 
 static void make_twin(uint64_t page)
 {
-    void *t = malloc(dsm.page_size);
-    if (!t)
-        dsm_fatal("out of memory for a twin page");
+    void *t = xmalloc(dsm.page_size);
     memcpy(t, dsm_rt(page), dsm.page_size);
     dsm.twin[page] = t;
     dsm_note_written(page);
@@ -307,6 +306,7 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
     if (page < 0 || si->si_code != SEGV_ACCERR) {
         pass_on(sig, si, uc);
     } else {
+        /* x86-64 only (configure refuses other hosts): bit 1 means a write. */
         greg_t err = ((ucontext_t *)uc)->uc_mcontext.gregs[REG_ERR];
         dsm_fault((uint64_t)page, (err & 2) != 0);
     }

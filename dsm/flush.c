@@ -50,6 +50,7 @@
 #include "net.h"
 #include "proto.h"
 #include "stats.h"
+#include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -198,11 +199,9 @@ static void register_fresh(void)
     if (!l.n)
         return;
     dsm_plist_sort(&l);
-    uint64_t *masks = calloc(l.n, sizeof *masks);
-    bool *told = calloc((size_t)dsm.nodes, sizeof *told);
+    uint64_t *masks = xcalloc(l.n, sizeof *masks);
+    bool *told = xcalloc((size_t)dsm.nodes, sizeof *told);
     static const uint64_t one = 1;
-    if (!masks || !told)
-        dsm_fatal("out of memory registering as a sharer");
     struct net_wait w;
     net_rma_begin(&w);
     for (size_t i = 0; i < l.n;) {
@@ -262,8 +261,8 @@ static void check_pinned(void)
         const char *now = dsm_rt(p);
         if (dsm.twin[p] && !memcmp(dsm.twin[p], now, dsm.page_size))
             continue;
-        if (!dsm.twin[p] && !(dsm.twin[p] = malloc(dsm.page_size)))
-            dsm_fatal("out of memory for a page snapshot");
+        if (!dsm.twin[p])
+            dsm.twin[p] = xmalloc(dsm.page_size);
         memcpy(dsm.twin[p], now, dsm.page_size);
         dsm_note_written(p);
     }
@@ -281,12 +280,7 @@ static struct {
 
 static void hot_add(uint64_t page)
 {
-    if (hot.n == hot.cap) {
-        hot.cap = hot.cap ? 2 * hot.cap : 256;
-        hot.v = realloc(hot.v, hot.cap * sizeof *hot.v);
-        if (!hot.v)
-            dsm_fatal("out of memory for the hot-page list");
-    }
+    hot.v = xgrow(hot.v, &hot.cap, hot.n + 1, sizeof *hot.v);
     hot.v[hot.n++] = (struct hot){ page, 0 };
     dsm_flag_set(page, PF_HOT);
 }
@@ -395,10 +389,8 @@ void dsm_release(struct dsm_plist *written)
     mark_busy(&prot);
     dsm_protect_list(prot.pages, prot.n, PG_RO);
 
-    struct dsm_buf *batches = calloc((size_t)dsm.nodes, sizeof *batches);
-    uint64_t *counts = calloc((size_t)dsm.nodes, sizeof *counts);
-    if (!batches || !counts)
-        dsm_fatal("out of memory for diff batches");
+    struct dsm_buf *batches = xcalloc((size_t)dsm.nodes, sizeof *batches);
+    uint64_t *counts = xcalloc((size_t)dsm.nodes, sizeof *counts);
     diff_hot(written, batches, counts);
     for (size_t i = 0; i < keep.n; i++)
         diff_keep(keep.pages[i], batches, counts);

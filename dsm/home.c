@@ -17,6 +17,7 @@
 #include "net.h"
 #include "proto.h"
 #include "stats.h"
+#include "xalloc.h"
 
 #include <stdlib.h>
 
@@ -34,12 +35,7 @@ static struct {
 void dsm_home_record_alloc(uint64_t first, uint64_t n, int fixed)
 {
     pthread_mutex_lock(&allocs.mu);
-    if (allocs.n == allocs.cap) {
-        allocs.cap = allocs.cap ? 2 * allocs.cap : 64;
-        allocs.recs = realloc(allocs.recs, allocs.cap * sizeof *allocs.recs);
-        if (!allocs.recs)
-            dsm_fatal("out of memory for the allocation table");
-    }
+    allocs.recs = xgrow(allocs.recs, &allocs.cap, allocs.n + 1, sizeof *allocs.recs);
     /* Keep the records sorted by page (usually an append). */
     size_t i = allocs.n;
     while (i > 0 && allocs.recs[i - 1].first > first) {

@@ -59,18 +59,25 @@ static int note_build_id(const struct dl_phdr_info *info, uint8_t out[ID_MAX])
     return 0;
 }
 
+uint64_t dsm_fnv1a(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ULL;
+    return h;
+}
+
 /* FNV-1a of the whole file, spread over the id. */
 static int file_hash(const char *path, uint8_t out[ID_MAX])
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return 0;
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = DSM_FNV1A_START;
     unsigned char buf[65536];
     ssize_t n;
     while ((n = read(fd, buf, sizeof buf)) > 0)
-        for (ssize_t i = 0; i < n; i++)
-            h = (h ^ buf[i]) * 0x100000001b3ull;
+        h = dsm_fnv1a(h, buf, (size_t)n);
     close(fd);
     memset(out, 0, ID_MAX);
     memcpy(out, &h, sizeof h);
@@ -136,7 +143,7 @@ void dsm_check_image(int nodes)
     struct image_id mine;
     identify(&mine);
 
-    struct image_id *all = boot_allgather(7, &mine, sizeof mine, NULL);
+    struct image_id *all = boot_allgather(BOOT_TAG_IMAGE, &mine, sizeof mine, NULL);
     for (int n = 0; n < nodes; n++) {
         char a[2 * ID_MAX + 1], b[2 * ID_MAX + 1];
         if (memcmp(all[n].exe, all[0].exe, ID_MAX) != 0) {

@@ -4,6 +4,9 @@
 #ifndef DSM_IMAGE_H
 #define DSM_IMAGE_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 /* Collective (a bootstrap all-gather): stops with a message naming the
  * first node whose executable or libompdsm has another build id than node
  * 0's. */
@@ -12,5 +15,11 @@ void dsm_check_image(int nodes);
 /* The executable's build id (or file hash), in hex: what names the
  * program in files one run leaves for the next. */
 const char *dsm_program_id(void);
+
+/* FNV-1a, 64 bits, of n bytes, continuing hash h: start with
+ * DSM_FNV1A_START.  Used where nodes compare what should be the same bytes
+ * (files without a build id, the globals at start-up). */
+#define DSM_FNV1A_START 0xcbf29ce484222325ULL
+uint64_t dsm_fnv1a(uint64_t h, const void *p, size_t n);
 
 #endif

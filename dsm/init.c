@@ -39,18 +39,10 @@ static void expose_memory(void)
     dsm.sharers = bits;
 }
 
-static void boot_barrier(uint32_t tag)
+static void boot_barrier(enum boot_tag tag)
 {
     if (dsm.nodes > 1)
         free(boot_allgather(tag, NULL, 0, NULL));
-}
-
-static uint64_t fnv1a(const unsigned char *p, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001b3ULL;
-    return h;
 }
 
 /* The program's globals start as each node's own copy of the executable's
@@ -62,8 +54,8 @@ static void sync_globals(void)
     if (dsm.nsegs < 2 || dsm.nodes == 1)
         return;
     struct dsm_seg *g = &dsm.segs[0];
-    uint64_t mine = fnv1a((unsigned char *)g->rt, g->size);
-    uint64_t *all = boot_allgather(6, &mine, sizeof mine, NULL);
+    uint64_t mine = dsm_fnv1a(DSM_FNV1A_START, g->rt, g->size);
+    uint64_t *all = boot_allgather(BOOT_TAG_GLOBALS, &mine, sizeof mine, NULL);
     uint64_t reference = all[0];
     free(all);
     if (mine == reference || dsm.node == 0)
@@ -103,7 +95,7 @@ void ompdsm_init(int *argc, char ***argv)
     net_start();
     sync_globals();
     dsm_fault_install();
-    boot_barrier(2);
+    boot_barrier(BOOT_TAG_STARTED);
     initialised = true;
 }
 
@@ -124,7 +116,7 @@ void ompdsm_finalize(void)
      * down. */
     dsm_liveness_stop();
     net_flush();
-    boot_barrier(4);
+    boot_barrier(BOOT_TAG_STOPPING);
     dsm_fault_remove();
     net_finalize();
     boot_finalize();
@@ -207,10 +199,10 @@ void ompdsm_barrier(void)
 
 void ompdsm_lock(uint64_t lock_id)
 {
-    dsm_lock_acquire(lock_id);
+    dsm_lock_acquire(DSM_LOCK_PROGRAM, lock_id);
 }
 
 void ompdsm_unlock(uint64_t lock_id)
 {
-    dsm_lock_release(lock_id);
+    dsm_lock_release(DSM_LOCK_PROGRAM, lock_id);
 }

@@ -1,7 +1,8 @@
 /*
  * lock.c: distributed locks whose grant carries write notices.
  *
- * Each lock has a manager node (a hash of its id).  The manager keeps, per
+ * A lock is named by a space and a key (enum dsm_lock_space in dsm.h).
+ * Each lock has a manager node (a hash of its name).  The manager keeps, per
  * lock, a FIFO queue of waiting nodes and the write notices of the holders
  * since the last barrier: a list of (page, last writer or -1 for several,
  * sequence number), sorted by page.  Each node's sequence number of the last
@@ -27,6 +28,7 @@
 #include "net.h"
 #include "proto.h"
 #include "stats.h"
+#include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +39,8 @@ struct notice {
 };
 
 struct lock {
-    uint64_t id;
+    uint64_t key;
+    uint32_t space;
     struct lock *next;            /* hash chain */
     bool held;
     int *queue;                   /* waiting nodes, FIFO ring */
@@ -65,27 +68,25 @@ static uint64_t mix(uint64_t x)
     return x;
 }
 
-static int manager_of(uint64_t id)
+static uint64_t hash_of(uint32_t space, uint64_t key)
 {
-    return (int)(mix(id) % (uint64_t)dsm.nodes);
+    return mix(key ^ (space * 0x9e3779b97f4a7c15ULL));
 }
 
-static void *xcalloc(size_t n, size_t size)
+static int manager_of(uint32_t space, uint64_t key)
 {
-    void *p = calloc(n ? n : 1, size);
-    if (!p)
-        dsm_fatal("out of memory for lock state");
-    return p;
+    return (int)(hash_of(space, key) % (uint64_t)dsm.nodes);
 }
 
-static struct lock *lookup(uint64_t id)
+static struct lock *lookup(uint32_t space, uint64_t key)
 {
-    struct lock **b = &mgr.buckets[mix(id) / (uint64_t)dsm.nodes % LOCK_BUCKETS];
+    struct lock **b = &mgr.buckets[hash_of(space, key) / (uint64_t)dsm.nodes % LOCK_BUCKETS];
     for (struct lock *l = *b; l; l = l->next)
-        if (l->id == id)
+        if (l->key == key && l->space == space)
             return l;
     struct lock *l = xcalloc(1, sizeof *l);
-    l->id = id;
+    l->key = key;
+    l->space = space;
     l->queue = xcalloc((size_t)dsm.nodes, sizeof *l->queue);
     l->seen = xcalloc((size_t)dsm.nodes, sizeof *l->seen);
     l->cookie = xcalloc((size_t)dsm.nodes, sizeof *l->cookie);
@@ -153,7 +154,7 @@ static void on_acquire(int src, void *body, size_t len)
     (void)len;
     struct lock_req *r = body;
     pthread_mutex_lock(&mgr.mu);
-    struct lock *l = lookup(r->id);
+    struct lock *l = lookup(r->space, r->key);
     forget_before(l, r->epoch);
     l->cookie[src] = r->cookie;
     if (!l->held) {
@@ -173,9 +174,10 @@ static void on_release(int src, void *body, size_t len)
     if (len != sizeof *r + r->count * sizeof(uint64_t))
         dsm_fatal("malformed lock release from node %d", src);
     pthread_mutex_lock(&mgr.mu);
-    struct lock *l = lookup(r->id);
+    struct lock *l = lookup(r->space, r->key);
     if (!l->held)
-        dsm_fatal("node %d released lock %#lx, which nobody holds", src, (unsigned long)r->id);
+        dsm_fatal("node %d released lock %u:%#lx, which nobody holds", src, (unsigned)r->space,
+                  (unsigned long)r->key);
     forget_before(l, r->epoch);
     merge(l, (const uint64_t *)(r + 1), r->count, src);
     l->held = false;
@@ -224,29 +226,31 @@ void dsm_lock_register(void)
 /* Locks this node holds, with the length of the lock log when each was
  * acquired. */
 static struct held {
-    uint64_t id;
+    uint64_t key;
+    uint32_t space;
     size_t log_start;
 } held[64];
 
-static void remember(uint64_t id)
+static void remember(uint32_t space, uint64_t key)
 {
     if (dsm.locks_held == (int)(sizeof held / sizeof *held))
         dsm_fatal("more than %zu locks held at once by one node", sizeof held / sizeof *held);
     pthread_mutex_lock(&dsm.lists_mu);
-    held[dsm.locks_held++] = (struct held){ .id = id, .log_start = dsm.lock_log.n };
+    held[dsm.locks_held++] = (struct held){ .key = key, .space = space, .log_start = dsm.lock_log.n };
     pthread_mutex_unlock(&dsm.lists_mu);
 }
 
-/* The pages written since lock id was acquired, sorted and unique; forgets
+/* The pages written since the lock was acquired, sorted and unique; forgets
  * the lock (and the log, once no lock is held). */
-static void forget(uint64_t id, struct dsm_plist *out)
+static void forget(uint32_t space, uint64_t key, struct dsm_plist *out)
 {
     pthread_mutex_lock(&dsm.lists_mu);
     int i = dsm.locks_held - 1;
-    while (i >= 0 && held[i].id != id)
+    while (i >= 0 && (held[i].key != key || held[i].space != space))
         i--;
     if (i < 0)
-        dsm_fatal("release of lock %#lx, which this node does not hold", (unsigned long)id);
+        dsm_fatal("release of lock %u:%#lx, which this node does not hold", (unsigned)space,
+                  (unsigned long)key);
     for (size_t k = held[i].log_start; k < dsm.lock_log.n; k++)
         dsm_plist_add(out, dsm.lock_log.pages[k]);
     held[i] = held[--dsm.locks_held];
@@ -261,14 +265,14 @@ static void forget(uint64_t id, struct dsm_plist *out)
     out->n = n;
 }
 
-static bool acquire(uint64_t id, bool try_only)
+static bool acquire(uint32_t space, uint64_t key, bool try_only)
 {
     uint64_t t0 = dsm_now_ns();
     struct grant_wait gw = { 0 };
     net_wait_init(&gw.w, 1);
-    struct lock_req r = { .cookie = (uint64_t)(uintptr_t)&gw, .id = id, .epoch = dsm.epoch,
-                          .count = try_only ? TRY_LOCK : 0 };
-    net_send(manager_of(id), OP_LOCK_ACQ, &r, sizeof r, NULL, 0);
+    struct lock_req r = { .cookie = (uint64_t)(uintptr_t)&gw, .key = key, .epoch = dsm.epoch,
+                          .count = try_only ? TRY_LOCK : 0, .space = space };
+    net_send(manager_of(space, key), OP_LOCK_ACQ, &r, sizeof r, NULL, 0);
     net_wait(&gw.w);
     if (gw.refused)
         return false;
@@ -276,29 +280,30 @@ static bool acquire(uint64_t id, bool try_only)
     dsm_notice_apply();
     dsm_drop_suspects();
     free(gw.pages);
-    remember(id);
+    remember(space, key);
     STAT_ADD(locks, 1);
     STAT_ADD(lock_wait_ns, dsm_now_ns() - t0);
     return true;
 }
 
-void dsm_lock_acquire(uint64_t id)
+void dsm_lock_acquire(enum dsm_lock_space space, uint64_t key)
 {
-    acquire(id, false);
+    acquire(space, key, false);
 }
 
-bool dsm_lock_try(uint64_t id)
+bool dsm_lock_try(enum dsm_lock_space space, uint64_t key)
 {
-    return acquire(id, true);
+    return acquire(space, key, true);
 }
 
-void dsm_lock_release(uint64_t id)
+void dsm_lock_release(enum dsm_lock_space space, uint64_t key)
 {
     dsm_flush_output();
     struct dsm_plist written = { 0 };
     dsm_release_push(false);
-    forget(id, &written);
-    struct lock_req r = { .id = id, .epoch = dsm.epoch, .count = written.n };
-    net_send(manager_of(id), OP_LOCK_REL, &r, sizeof r, written.pages, written.n * sizeof *written.pages);
+    forget(space, key, &written);
+    struct lock_req r = { .key = key, .epoch = dsm.epoch, .count = written.n, .space = space };
+    net_send(manager_of(space, key), OP_LOCK_REL, &r, sizeof r, written.pages,
+             written.n * sizeof *written.pages);
     dsm_plist_free(&written);
 }

@@ -20,6 +20,7 @@
 #include "config.h"
 #include "log.h"
 #include "net_policy.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <linux/futex.h>
@@ -107,10 +108,7 @@ static void deliver(uint8_t op, void *data, size_t len)
     if (len < sizeof(struct net_msg_hdr))
         dsm_fatal("truncated message (op %u, %zu bytes)", op, len);
     if ((uintptr_t)data % 8) {
-        void *copy = malloc(len);
-        if (!copy)
-            dsm_fatal("out of memory receiving a %zu-byte message", len);
-        memcpy(copy, data, len);
+        void *copy = xmemdup(data, len);
         deliver(op, copy, len);
         free(copy);
         return;
@@ -141,9 +139,7 @@ static ucs_status_t am_cb(void *arg, const void *header, size_t header_length,
         deliver(op, data, length);
         return UCS_OK;
     }
-    struct rndv_buf *b = malloc(sizeof *b + length);
-    if (!b)
-        dsm_fatal("out of memory receiving a %zu-byte message", length);
+    struct rndv_buf *b = xmalloc(sizeof *b + length);
     b->op = op;
     b->len = length;
     ucp_request_param_t p = {
@@ -200,9 +196,7 @@ void net_send(int dst, uint8_t op, const void *hdr, size_t hdr_len,
               const void *payload, size_t payload_len)
 {
     size_t len = sizeof(struct net_msg_hdr) + hdr_len + payload_len;
-    char *buf = malloc(len);
-    if (!buf)
-        dsm_fatal("out of memory sending a %zu-byte message", len);
+    char *buf = xmalloc(len);
     *(struct net_msg_hdr *)buf = (struct net_msg_hdr){ .src = (uint32_t)net.rank };
     if (hdr_len)
         memcpy(buf + sizeof(struct net_msg_hdr), hdr, hdr_len);
@@ -343,17 +337,17 @@ int net_expose(void **addr, size_t len, bool allocate)
     check(ucp_rkey_pack(net.ctx, r->mem, &packed, &packed_len), "ucp_rkey_pack");
     /* Every node contributes its base address followed by its key. */
     size_t mine_len = sizeof(uint64_t) + packed_len;
-    char *mine = malloc(mine_len);
+    char *mine = xmalloc(mine_len);
     uint64_t base = (uint64_t)(uintptr_t)attr.address;
     memcpy(mine, &base, sizeof base);
     memcpy(mine + sizeof base, packed, packed_len);
     ucp_rkey_buffer_release(packed);
-    size_t *lens = calloc((size_t)net.size, sizeof *lens);
-    char *all = net.size > 1 ? boot_allgather(5, mine, mine_len, lens) : mine;
+    size_t *lens = xcalloc((size_t)net.size, sizeof *lens);
+    char *all = net.size > 1 ? boot_allgather(BOOT_TAG_RKEYS, mine, mine_len, lens) : mine;
     if (net.size == 1)
         lens[0] = mine_len;
-    r->remote = calloc((size_t)net.size, sizeof *r->remote);
-    r->rkey = calloc((size_t)net.size, sizeof *r->rkey);
+    r->remote = xcalloc((size_t)net.size, sizeof *r->remote);
+    r->rkey = xcalloc((size_t)net.size, sizeof *r->rkey);
     size_t off = 0;
     for (int n = 0; n < net.size; n++) {
         memcpy(&r->remote[n], all + off, sizeof(uint64_t));
@@ -579,7 +573,7 @@ static void check_ucx_seg_sizes(void)
 {
     static const char *const vars[] = { "UCX_POSIX_SEG_SIZE", "UCX_SYSV_SEG_SIZE" };
     for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-        const char *v = getenv(vars[i]);
+        const char *v = dsm_env(vars[i]);
         size_t n;
         if (v && dsm_parse_size(v, &n) && n >= 65536)
             dsm_fatal("%s=%s: UCX's shared-memory transports fail with segments of 64 KiB or more "
@@ -612,18 +606,17 @@ static void connect_all(void)
     ucp_address_t *addr;
     size_t addr_len;
     check(ucp_worker_get_address(net.worker, &addr, &addr_len), "ucp_worker_get_address");
-    size_t *lens = calloc((size_t)net.size, sizeof *lens);
+    size_t *lens = xcalloc((size_t)net.size, sizeof *lens);
     char *all;
     if (net.size > 1) {
-        all = boot_allgather(1, addr, addr_len, lens);
+        all = boot_allgather(BOOT_TAG_NET_ADDRS, addr, addr_len, lens);
     } else {
-        all = malloc(addr_len);
-        memcpy(all, addr, addr_len);
+        all = xmemdup(addr, addr_len);
         lens[0] = addr_len;
     }
     ucp_worker_release_address(net.worker, addr);
 
-    net.eps = calloc((size_t)net.size, sizeof *net.eps);
+    net.eps = xcalloc((size_t)net.size, sizeof *net.eps);
     size_t off = 0;
     for (int i = 0; i < net.size; i++) {
         ucp_ep_params_t ep = {

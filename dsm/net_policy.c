@@ -29,7 +29,9 @@
  */
 #include "net_policy.h"
 #include "boot.h"
+#include "config.h"
 #include "log.h"
+#include "xalloc.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -45,7 +47,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define BOOT_TAG_HOSTS 8
 #define HOST_KEY_LEN 96
 #define MAX_ADDRS 16
 #define LIST_LEN 512
@@ -148,11 +149,7 @@ static struct host_info *exchange_hosts(int size, const struct local_if *ifs, in
     for (int i = 0; i < nifs; i++)
         mine.addrs[i] = ifs[i].a;
     if (size == 1) {
-        struct host_info *one = malloc(sizeof mine);
-        if (!one)
-            dsm_fatal("out of memory");
-        *one = mine;
-        return one;
+        return xmemdup(&mine, sizeof mine);
     }
     return boot_allgather(BOOT_TAG_HOSTS, &mine, sizeof mine, NULL);
 }
@@ -381,16 +378,15 @@ void net_policy_apply(ucp_config_t *config, int rank, int size)
     for (int n = 0; n < size; n++)
         one_host = one_host && !strcmp(all[n].key, all[rank].key);
 
-    const char *user_tls = getenv("UCX_TLS");
-    const char *user_devices = getenv("UCX_NET_DEVICES");
-    bool tls_set = user_tls && *user_tls, devices_set = user_devices && *user_devices;
+    const char *user_tls = dsm_env("UCX_TLS");
+    bool devices_set = dsm_env("UCX_NET_DEVICES") != NULL;
     char tls[LIST_LEN];
-    choose_tls(tls_set ? user_tls : NULL, one_host, devices_set, tls);
+    choose_tls(user_tls, one_host, devices_set, tls);
     modify(config, "TLS", tls);
     /* Devices named by the user win.  Otherwise: on one host, loopback (all
      * tcp needs there; naming it also keeps RDMA devices out of a job that
      * shared memory serves); across hosts, the interfaces that reach them. */
-    if (!devices_set && (!tls_set || tls_may_use_tcp(tls))) {
+    if (!devices_set && (!user_tls || tls_may_use_tcp(tls))) {
         char devices[LIST_LEN] = "lo";
         if (!one_host)
             multi_host_devices(devices, all, size, rank, ifs, nifs);

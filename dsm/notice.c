@@ -45,6 +45,7 @@
 #include "net.h"
 #include "proto.h"
 #include "stats.h"
+#include "xalloc.h"
 
 #include <linux/futex.h>
 #include <stdatomic.h>
@@ -98,12 +99,7 @@ static void inbox_add(uint64_t page, uint64_t epoch)
         if (2 * inbox.n > inbox.compact_at)
             inbox.compact_at *= 2;
     }
-    if (inbox.n == inbox.cap) {
-        inbox.cap = inbox.cap ? 2 * inbox.cap : 256;
-        inbox.v = realloc(inbox.v, inbox.cap * sizeof *inbox.v);
-        if (!inbox.v)
-            dsm_fatal("out of memory for write notices");
-    }
+    inbox.v = xgrow(inbox.v, &inbox.cap, inbox.n + 1, sizeof *inbox.v);
     inbox.v[inbox.n++] = (struct entry){ .page = page, .epoch = epoch };
 }
 
@@ -146,9 +142,7 @@ void dsm_notice_push(const uint64_t *pages, size_t n, bool wait)
 {
     if (n == 0 || dsm.nodes == 1)
         return;
-    uint64_t *mine = malloc(n * sizeof *mine);
-    if (!mine)
-        dsm_fatal("out of memory for write notices");
+    uint64_t *mine = xcalloc(n, sizeof *mine);
     struct net_wait w;
     net_wait_init(&w, 0);
     struct notice_hdr h = { .cookie = wait ? (uint64_t)(uintptr_t)&w : 0,
@@ -190,9 +184,7 @@ size_t dsm_notice_apply(void)
     inbox.n = inbox.cap = 0;
     pthread_mutex_unlock(&inbox.mu);
 
-    uint64_t *pages = malloc(n * sizeof *pages + 1);
-    if (!pages)
-        dsm_fatal("out of memory for write notices");
+    uint64_t *pages = xcalloc(n, sizeof *pages);
     for (size_t i = 0; i < n; i++)
         pages[i] = v[i].page;
     free(v);

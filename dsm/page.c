@@ -15,6 +15,7 @@
  */
 #include "dsm.h"
 #include "log.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -61,12 +62,7 @@ struct dsm_stripe *dsm_stripe(uint64_t page)
 
 void dsm_plist_add(struct dsm_plist *l, uint64_t page)
 {
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 256;
-        l->pages = realloc(l->pages, l->cap * sizeof *l->pages);
-        if (!l->pages)
-            dsm_fatal("out of memory for the written-page list");
-    }
+    l->pages = xgrow(l->pages, &l->cap, l->n + 1, sizeof *l->pages);
     l->pages[l->n++] = page;
 }
 
@@ -102,9 +98,7 @@ void dsm_plist_free(struct dsm_plist *l)
 uint64_t *dsm_claim(const uint64_t *pages, size_t n, bool (*want)(size_t i, uint64_t page, const void *arg),
                     const void *arg, size_t *k)
 {
-    uint64_t *claimed = malloc(n * sizeof *claimed + 1);
-    if (!claimed)
-        dsm_fatal("out of memory claiming pages");
+    uint64_t *claimed = xcalloc(n, sizeof *claimed);
     *k = 0;
     for (size_t i = 0; i < n; i++) {
         struct dsm_stripe *s = dsm_stripe(pages[i]);

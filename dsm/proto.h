@@ -25,7 +25,8 @@ struct batch_hdr { uint64_t cookie; uint64_t count; };
 struct bar_hdr { uint64_t epoch; uint64_t count; uint64_t payload; uint64_t extra; uint64_t members; };
 /* a notice: the page and its writer, or -1 when several nodes wrote it */
 struct bar_notice { uint64_t page; int32_t writer; int32_t pad; };
-struct lock_req { uint64_t cookie, id, epoch, count; };
+/* a lock is named by its space (enum dsm_lock_space) and key */
+struct lock_req { uint64_t cookie, key, epoch, count; uint32_t space, pad; };
 struct lock_grant { uint64_t cookie, count; };
 /* pages a node published outside a barrier, in its barrier epoch; a non-zero
  * cookie asks for net_send_done once they are queued */

@@ -67,7 +67,7 @@ void dsm_stats_report(void)
     ompdsm_get_stats(&mine);
     ompdsm_stats_t *all = &mine;
     if (dsm.nodes > 1)
-        all = boot_allgather(3, &mine, sizeof mine, NULL);
+        all = boot_allgather(BOOT_TAG_STATS, &mine, sizeof mine, NULL);
     if (dsm.node == 0) {
         fprintf(stderr, "ompdsm statistics (%d nodes, page %zu bytes, OMPDSM_HOME=%s for globals)\n",
                 dsm.nodes, dsm.page_size, dsm_home_policy_name(dsm_cfg.home));

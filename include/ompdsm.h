@@ -47,8 +47,9 @@ void ompdsm_barrier(void);
 void ompdsm_flush(void);
 
 /* Distributed mutual exclusion, FIFO-fair.  A lock is named by any 64-bit
- * value; the same value names the same lock on every node.  Acquiring makes
- * visible the writes of earlier holders; releasing publishes ours. */
+ * value; the same value names the same lock on every node, and never one of
+ * the locks of critical sections, omp locks or ordered loops.  Acquiring
+ * makes visible the writes of earlier holders; releasing publishes ours. */
 void ompdsm_lock(uint64_t lock_id);
 void ompdsm_unlock(uint64_t lock_id);
 

@@ -28,7 +28,7 @@
  */
 #include "migrate.h"
 
-#include "../dsm/log.h"
+#include "../dsm/xalloc.h"
 
 #include <stdlib.h>
 
@@ -78,9 +78,7 @@ size_t mig_decide(struct mig_count *c, size_t n, int nodes, int self, bool (*kee
 {
     if (n > 1)   /* c may be NULL when there is no count, and qsort's must not be */
         qsort(c, n, sizeof *c, cmp_count);
-    uint64_t *given = calloc((size_t)nodes, sizeof *given), *w = calloc((size_t)nodes, sizeof *w);
-    if (!given || !w)
-        dsm_fatal("out of memory deciding page migrations");
+    uint64_t *given = xcalloc((size_t)nodes, sizeof *given), *w = xcalloc((size_t)nodes, sizeof *w);
     size_t moves = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i;

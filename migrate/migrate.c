@@ -31,6 +31,7 @@
 #include "../dsm/net.h"
 #include "../dsm/proto.h"
 #include "../dsm/stats.h"
+#include "../dsm/xalloc.h"
 
 #include "ompdsm.h"
 
@@ -65,12 +66,7 @@ static struct {
 
 static void inbox_add(int node, uint64_t page, uint32_t reads, uint32_t writes)
 {
-    if (inbox.n == inbox.cap) {
-        inbox.cap = inbox.cap ? 2 * inbox.cap : 1024;
-        inbox.v = realloc(inbox.v, inbox.cap * sizeof *inbox.v);
-        if (!inbox.v)
-            dsm_fatal("out of memory for migration counts");
-    }
+    inbox.v = xgrow(inbox.v, &inbox.cap, inbox.n + 1, sizeof *inbox.v);
     inbox.v[inbox.n++] = (struct mig_count){ .page = page, .node = node, .reads = reads, .writes = writes };
 }
 
@@ -133,10 +129,8 @@ static void reset_counts(void)
 static void send_counts(void)
 {
     struct dsm_plist l = take_counts();
-    struct dsm_buf *batch = calloc((size_t)dsm.nodes, sizeof *batch);
-    uint64_t *count = calloc((size_t)dsm.nodes, sizeof *count);
-    if (!batch || !count)
-        dsm_fatal("out of memory for migration counts");
+    struct dsm_buf *batch = xcalloc((size_t)dsm.nodes, sizeof *batch);
+    uint64_t *count = xcalloc((size_t)dsm.nodes, sizeof *count);
     for (size_t i = 0; i < l.n; i++) {
         uint64_t p = l.pages[i];
         uint32_t r = __atomic_exchange_n(&dsm.reads[p], 0, __ATOMIC_RELAXED);
@@ -176,9 +170,7 @@ static bool keep(uint64_t page)
 static struct mig_move *decide(size_t *n)
 {
     pthread_mutex_lock(&inbox.mu);
-    struct mig_move *moves = malloc((inbox.n + 1) * sizeof *moves);
-    if (!moves)
-        dsm_fatal("out of memory deciding page migrations");
+    struct mig_move *moves = xcalloc(inbox.n + 1, sizeof *moves);
     *n = mig_decide(inbox.v, inbox.n, dsm.nodes, dsm.node, keep, past, point, moves);
     inbox.n = 0;
     pthread_mutex_unlock(&inbox.mu);
@@ -226,10 +218,8 @@ static void drop_moved_out(void)
 static void apply_moves(const struct mig_move *m, size_t n)
 {
     fetch_moved_in(m, n);
-    uint64_t *drop = malloc((n + 1) * sizeof *drop);
+    uint64_t *drop = xcalloc(n + 1, sizeof *drop);
     struct dsm_plist in = { 0 };
-    if (!drop)
-        dsm_fatal("out of memory applying page migrations");
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t p = m[i].page;
@@ -264,11 +254,9 @@ static void record_point(const struct mig_move *m, size_t n)
     if (dsm.node != 0 || !dsm_cfg.stats)
         return;
     struct point pt = { .barrier = dsm.epoch, .moved = n };
-    pt.in = calloc((size_t)dsm.nodes, sizeof *pt.in);
-    pt.out = calloc((size_t)dsm.nodes, sizeof *pt.out);
-    struct point *v = realloc(points.v, (points.n + 1) * sizeof *v);
-    if (!pt.in || !pt.out || !v)
-        dsm_fatal("out of memory for migration statistics");
+    pt.in = xcalloc((size_t)dsm.nodes, sizeof *pt.in);
+    pt.out = xcalloc((size_t)dsm.nodes, sizeof *pt.out);
+    struct point *v = xrealloc(points.v, (points.n + 1) * sizeof *v);
     for (size_t i = 0; i < n; i++) {
         pt.in[m[i].to]++;
         pt.out[m[i].from]++;
@@ -422,12 +410,7 @@ bool mig_request(unsigned after)
 
 static void see(uintptr_t loop)
 {
-    if (when.nseen == when.cap) {
-        when.cap = when.cap ? 2 * when.cap : 16;
-        when.seen = realloc(when.seen, when.cap * sizeof *when.seen);
-        if (!when.seen)
-            dsm_fatal("out of memory for the loops seen by home migration");
-    }
+    when.seen = xgrow(when.seen, &when.cap, when.nseen + 1, sizeof *when.seen);
     when.seen[when.nseen++] = loop;
 }
 
@@ -474,9 +457,7 @@ bool mig_counted_barrier(uintptr_t loop)
 void *mig_state_export(size_t *len)
 {
     *len = 3 * sizeof(uint64_t) + when.nseen * sizeof *when.seen;
-    uint64_t *p = malloc(*len);
-    if (!p)
-        dsm_fatal("out of memory for the home migration state");
+    uint64_t *p = xmalloc(*len);
     p[0] = when.counted;
     p[1] = when.requested;
     p[2] = when.threshold;

@@ -6,42 +6,40 @@
  *
  * A named critical section is named by the address of the pointer GCC
  * passes (a common symbol in the program's data, at the same address on
- * every node).  The unnamed one and the atomic lock have fixed ids.
+ * every node).  The unnamed one is key 0 of the same lock space, and the
+ * atomic lock has a space of its own (dsm.h, enum dsm_lock_space).
  */
 #include "gomp_abi.h"
 #include "omp_rt.h"
 
 #include "../dsm/dsm.h"
 
-#define UNNAMED_CRITICAL 0xc717000000000001ULL
-#define ATOMIC_LOCK 0xa7031c0000000001ULL
-
 void GOMP_critical_start(void)
 {
-    dsm_lock_acquire(UNNAMED_CRITICAL);
+    dsm_lock_acquire(DSM_LOCK_CRITICAL, 0);
 }
 
 void GOMP_critical_end(void)
 {
-    dsm_lock_release(UNNAMED_CRITICAL);
+    dsm_lock_release(DSM_LOCK_CRITICAL, 0);
 }
 
 void GOMP_critical_name_start(void **pptr)
 {
-    dsm_lock_acquire((uint64_t)(uintptr_t)pptr);
+    dsm_lock_acquire(DSM_LOCK_CRITICAL, (uint64_t)(uintptr_t)pptr);
 }
 
 void GOMP_critical_name_end(void **pptr)
 {
-    dsm_lock_release((uint64_t)(uintptr_t)pptr);
+    dsm_lock_release(DSM_LOCK_CRITICAL, (uint64_t)(uintptr_t)pptr);
 }
 
 void GOMP_atomic_start(void)
 {
-    dsm_lock_acquire(ATOMIC_LOCK);
+    dsm_lock_acquire(DSM_LOCK_ATOMIC, 0);
 }
 
 void GOMP_atomic_end(void)
 {
-    dsm_lock_release(ATOMIC_LOCK);
+    dsm_lock_release(DSM_LOCK_ATOMIC, 0);
 }

@@ -23,7 +23,7 @@
  */
 #include "task.h"
 
-#include "../dsm/log.h"
+#include "../dsm/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,24 +44,13 @@ struct dep_table {
     size_t nkept, cap;
 };
 
-static void *grow(void *v, size_t *cap, size_t elem)
-{
-    *cap = *cap ? 2 * *cap : 8;
-    v = realloc(v, *cap * elem);
-    if (!v)
-        dsm_fatal("out of memory for task dependences");
-    return v;
-}
-
 static struct entry *lookup(struct dep_table *tab, uintptr_t addr)
 {
     struct entry **b = &tab->buckets[(addr >> 3) % DEP_BUCKETS];
     for (struct entry *e = *b; e; e = e->next)
         if (e->addr == addr)
             return e;
-    struct entry *e = calloc(1, sizeof *e);
-    if (!e)
-        dsm_fatal("out of memory for task dependences");
+    struct entry *e = xcalloc(1, sizeof *e);
     e->addr = addr;
     e->next = *b;
     *b = e;
@@ -72,8 +61,7 @@ static void keep(struct dep_table *tab, struct task *t)
 {
     if (t->kept)
         return;
-    if (tab->nkept == tab->cap)
-        tab->kept = grow(tab->kept, &tab->cap, sizeof *tab->kept);
+    tab->kept = xgrow(tab->kept, &tab->cap, tab->nkept + 1, sizeof *tab->kept);
     tab->kept[tab->nkept++] = t;
     t->kept = true;
 }
@@ -87,8 +75,7 @@ static void wait_on(struct task *t, struct task *p)
     for (size_t i = 0; i < p->nsucc; i++)
         if (p->succ[i] == t)
             return;
-    if (p->nsucc == p->capsucc)
-        p->succ = grow(p->succ, &p->capsucc, sizeof *p->succ);
+    p->succ = xgrow(p->succ, &p->capsucc, p->nsucc + 1, sizeof *p->succ);
     p->succ[p->nsucc++] = t;
     atomic_fetch_add(&t->npred, 1);
 }
@@ -107,15 +94,14 @@ static void add_reader(struct dep_table *tab, struct task *t, uintptr_t addr)
 {
     struct entry *e = lookup(tab, addr);
     wait_on(t, e->writer);
-    if (e->nreaders == e->cap)
-        e->readers = grow(e->readers, &e->cap, sizeof *e->readers);
+    e->readers = xgrow(e->readers, &e->cap, e->nreaders + 1, sizeof *e->readers);
     e->readers[e->nreaders++] = t;
 }
 
 void omp_dep_add(struct ctx *parent, struct task *t, void **depend)
 {
-    if (!parent->deps && !(parent->deps = calloc(1, sizeof *parent->deps)))
-        dsm_fatal("out of memory for task dependences");
+    if (!parent->deps)
+        parent->deps = xcalloc(1, sizeof *parent->deps);
     struct dep_table *tab = parent->deps;
     uintptr_t n, writers, readers_from, readers_to;
     void **addr;
@@ -149,8 +135,8 @@ struct task **omp_dep_done(struct task *t, size_t *n)
     for (size_t i = 0; i < t->nsucc; i++) {
         if (atomic_fetch_sub(&t->succ[i]->npred, 1) != 1)
             continue;
-        if (!ready && !(ready = malloc(t->nsucc * sizeof *ready)))
-            dsm_fatal("out of memory for task dependences");
+        if (!ready)
+            ready = xcalloc(t->nsucc, sizeof *ready);
         ready[k++] = t->succ[i];
     }
     free(t->succ);

@@ -32,31 +32,19 @@
 
 struct omp_icv omp_icv;
 
-static const char *env(const char *name)
-{
-    const char *v = getenv(name);
-    return (v && *v) ? v : NULL;
-}
-
+/* dsm_parse_long, and blanks after the number too, as libgomp allows. */
 static bool parse_long(const char *s, long min, long max, long *out, const char **end)
 {
-    char *e;
-    errno = 0;
-    while (isspace((unsigned char)*s))
-        s++;
-    long v = strtol(s, &e, 10);
-    if (errno || e == s || v < min || v > max)
+    if (!dsm_parse_long(s, min, max, out, end))
         return false;
-    while (isspace((unsigned char)*e))
-        e++;
-    *out = v;
-    *end = e;
+    while (isspace((unsigned char)**end))
+        (*end)++;
     return true;
 }
 
 static void load_num_threads(void)
 {
-    const char *v = env("OMP_NUM_THREADS"), *end;
+    const char *v = dsm_env("OMP_NUM_THREADS"), *end;
     long n;
     omp_icv.nthreads = 0;
     if (!v)
@@ -178,7 +166,7 @@ static bool parse_profiled(const char *v)
 
 static void load_schedule(void)
 {
-    const char *v = env("OMP_SCHEDULE");
+    const char *v = dsm_env("OMP_SCHEDULE");
     omp_icv.sched = OMP_SCHED_DYNAMIC;
     omp_icv.chunk = 1;
     if (!v || parse_profiled(v))
@@ -211,7 +199,7 @@ static bool is_one_of(const char *v, const char *const *words)
 
 static bool parse_bool(const char *name, bool dflt)
 {
-    const char *v = env(name);
+    const char *v = dsm_env(name);
     if (!v)
         return dflt;
     if (is_word(v, "true"))
@@ -223,7 +211,7 @@ static bool parse_bool(const char *name, bool dflt)
 
 static long parse_int(const char *name, long dflt, long min, long max)
 {
-    const char *v = env(name), *end;
+    const char *v = dsm_env(name), *end;
     long n;
     if (!v)
         return dflt;
@@ -236,7 +224,7 @@ static long parse_int(const char *name, long dflt, long min, long max)
  * larger than max means max. */
 static long parse_count(const char *name, long dflt, long min, long max)
 {
-    const char *v = env(name);
+    const char *v = dsm_env(name);
     if (!v)
         return dflt;
     const char *s = v + strspn(v, " \t");
@@ -364,18 +352,18 @@ static void check_ignored(void)
         "omp_low_lat_mem_alloc", "omp_cgroup_mem_alloc", "omp_pteam_mem_alloc", "omp_thread_mem_alloc", NULL,
     };
     const char *v;
-    if ((v = env("OMP_WAIT_POLICY")) && !is_one_of(v, wait))
+    if ((v = dsm_env("OMP_WAIT_POLICY")) && !is_one_of(v, wait))
         dsm_fatal("OMP_WAIT_POLICY='%s' is not ACTIVE or PASSIVE", v);
-    if ((v = env("OMP_PROC_BIND")) && !proc_bind(v))
+    if ((v = dsm_env("OMP_PROC_BIND")) && !proc_bind(v))
         dsm_fatal("OMP_PROC_BIND='%s' is not TRUE, FALSE or a list of primary/master/close/spread", v);
-    if ((v = env("OMP_PLACES")) && !places(v))
+    if ((v = dsm_env("OMP_PLACES")) && !places(v))
         dsm_fatal("OMP_PLACES='%s' is not threads, cores, sockets, ll_caches or numa_domains (with an optional "
                   "(count)), or a list of places such as {0,1},{2,3} or {0:4}:2:4", v);
-    if ((v = env("OMP_STACKSIZE")) && !stack_size(v))
+    if ((v = dsm_env("OMP_STACKSIZE")) && !stack_size(v))
         dsm_fatal("OMP_STACKSIZE='%s' is not a size (a number with B, K, M or G; examples: 512K, 8M)", v);
-    if ((v = env("OMP_TARGET_OFFLOAD")) && !is_one_of(v, offload))
+    if ((v = dsm_env("OMP_TARGET_OFFLOAD")) && !is_one_of(v, offload))
         dsm_fatal("OMP_TARGET_OFFLOAD='%s' is not DEFAULT, MANDATORY or DISABLED", v);
-    if ((v = env("OMP_ALLOCATOR")) && !is_one_of(v, allocators))
+    if ((v = dsm_env("OMP_ALLOCATOR")) && !is_one_of(v, allocators))
         dsm_fatal("OMP_ALLOCATOR='%s' is not a predefined allocator (omp_default_mem_alloc ...)", v);
     parse_int("OMP_DEFAULT_DEVICE", 0, 0, INT_MAX);
     parse_int("OMP_MAX_TASK_PRIORITY", 0, 0, INT_MAX);
@@ -421,7 +409,7 @@ void omp_env_load(void)
 {
     load_num_threads();
     load_schedule();
-    omp_profiled.file = env("OMPDSM_PROFILE");
+    omp_profiled.file = dsm_env("OMPDSM_PROFILE");
     omp_icv.dynamic = parse_bool("OMP_DYNAMIC", false);
     omp_icv.nested = parse_bool("OMP_NESTED", false);
     omp_icv.max_active_levels = parse_count("OMP_MAX_ACTIVE_LEVELS", 1, 0, 255);
@@ -429,7 +417,7 @@ void omp_env_load(void)
     check_ignored();
     if (parse_bool("OMP_CANCELLATION", false))
         omp_rt_unsupported("cancellation (OMP_CANCELLATION=true)");
-    const char *v = env("OMP_DISPLAY_ENV");
+    const char *v = dsm_env("OMP_DISPLAY_ENV");
     static const char *const display_kinds[] = { "true", "false", "verbose", NULL };
     if (v && !is_one_of(v, display_kinds))
         dsm_fatal("OMP_DISPLAY_ENV='%s' is not TRUE, FALSE or VERBOSE", v);

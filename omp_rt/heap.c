@@ -166,6 +166,8 @@ static void *table(size_t bytes)
     return p;
 }
 
+/* The allocator's own tables come from private_*, not xmalloc (xalloc.h):
+ * the C library's heap directly, never back through the malloc above. */
 static void push(struct stack *s, uintptr_t v)
 {
     if (s->n == s->cap) {

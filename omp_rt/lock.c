@@ -11,6 +11,7 @@
 
 #include "../dsm/dsm.h"
 #include "../dsm/log.h"
+#include "../dsm/xalloc.h"
 
 #include <stdlib.h>
 
@@ -36,17 +37,17 @@ API void omp_destroy_lock(omp_lock_t *l)
 
 API void omp_set_lock(omp_lock_t *l)
 {
-    dsm_lock_acquire(id_of(l));
+    dsm_lock_acquire(DSM_LOCK_OMP, id_of(l));
 }
 
 API void omp_unset_lock(omp_lock_t *l)
 {
-    dsm_lock_release(id_of(l));
+    dsm_lock_release(DSM_LOCK_OMP, id_of(l));
 }
 
 API int omp_test_lock(omp_lock_t *l)
 {
-    return dsm_lock_try(id_of(l));
+    return dsm_lock_try(DSM_LOCK_OMP, id_of(l));
 }
 
 /* Depth of the nested locks this node holds: a short list, usually empty. */
@@ -66,9 +67,7 @@ static struct held **find(const void *lock)
 
 static void hold(const void *lock)
 {
-    struct held *h = malloc(sizeof *h);
-    if (!h)
-        dsm_fatal("out of memory for a nested lock");
+    struct held *h = xmalloc(sizeof *h);
     *h = (struct held){ .lock = lock, .depth = 1, .next = held };
     held = h;
 }
@@ -90,7 +89,7 @@ API void omp_set_nest_lock(omp_nest_lock_t *l)
         (*h)->depth++;
         return;
     }
-    dsm_lock_acquire(id_of(l));
+    dsm_lock_acquire(DSM_LOCK_OMP, id_of(l));
     hold(l);
 }
 
@@ -104,7 +103,7 @@ API void omp_unset_nest_lock(omp_nest_lock_t *l)
     struct held *gone = *h;
     *h = gone->next;
     free(gone);
-    dsm_lock_release(id_of(l));
+    dsm_lock_release(DSM_LOCK_OMP, id_of(l));
 }
 
 API int omp_test_nest_lock(omp_nest_lock_t *l)
@@ -112,7 +111,7 @@ API int omp_test_nest_lock(omp_nest_lock_t *l)
     struct held **h = find(l);
     if (*h)
         return ++(*h)->depth;
-    if (!dsm_lock_try(id_of(l)))
+    if (!dsm_lock_try(DSM_LOCK_OMP, id_of(l)))
         return 0;
     hold(l);
     return 1;

@@ -381,9 +381,10 @@ PARALLEL_LOOP_RUNTIME(maybe_nonmonotonic_runtime, NONMONOTONIC)
 
 /* ---- ordered --------------------------------------------------------------- */
 
-static uint64_t ordered_lock_id(void)
+/* The key of the current loop's ordered lock, in the DSM_LOCK_ORDERED space. */
+static uint64_t ordered_lock_key(void)
 {
-    return 0x0d0d000000000000ULL ^ (omp_rt.region << 20) ^ cur.seq;
+    return (omp_rt.region << 20) ^ cur.seq;
 }
 
 void GOMP_ordered_start(void)
@@ -391,7 +392,7 @@ void GOMP_ordered_start(void)
     if (omp_rt_team_size() == 1)
         return;
     omp_ws_ordered_wait(cur.seq, omp_loop_current());
-    dsm_lock_acquire(ordered_lock_id());
+    dsm_lock_acquire(DSM_LOCK_ORDERED, ordered_lock_key());
 }
 
 void GOMP_ordered_end(void)
@@ -400,6 +401,6 @@ void GOMP_ordered_end(void)
         return;
     uint64_t next = omp_loop_current() + 1;
     cur.ordered_done++;
-    dsm_lock_release(ordered_lock_id());
+    dsm_lock_release(DSM_LOCK_ORDERED, ordered_lock_key());
     omp_ws_ordered_done(cur.seq, next);
 }

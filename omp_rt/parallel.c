@@ -295,7 +295,7 @@ static void check_same_image(void)
     if (omp_rt.nodes == 1)
         return;
     size_t lens[omp_rt.nodes];
-    uintptr_t *all = boot_allgather(20, mine, sizeof mine, lens);
+    uintptr_t *all = boot_allgather(BOOT_TAG_SAME_IMAGE, mine, sizeof mine, lens);
     for (int n = 0; n < omp_rt.nodes; n++)
         if (all[2 * n] != mine[0] || all[2 * n + 1] != mine[1])
             dsm_fatal("node %d runs the program at another address than node %d: start every node with "

@@ -20,21 +20,13 @@
  */
 #include "profile_file.h"
 
-#include "../dsm/log.h"
+#include "../dsm/xalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { FORMAT = 1, MOST_NODES = 65536 };
-
-static void *grow(void *v, size_t n, size_t elem)
-{
-    void *p = realloc(v, (n + 1) * elem);
-    if (!p)
-        dsm_fatal("out of memory reading the saved profile");
-    return p;
-}
 
 static bool int_of(const char *tok, int64_t *v)
 {
@@ -78,14 +70,12 @@ static bool site_line(struct saved_profile *p, char **save)
         !int_of(word(save), &s.incr) || !s.incr || !uint_of(word(save), &s.n) || word(save))
         return false;
     s.team = (int)team;
-    s.bounds = calloc((size_t)team + 1, sizeof *s.bounds);
-    if (!s.bounds)
-        dsm_fatal("out of memory reading the saved profile");
+    s.bounds = xcalloc((size_t)team + 1, sizeof *s.bounds);
     s.bounds[team] = s.base + (int64_t)s.n * s.incr;
     s.bounds[0] = s.base;
     for (int i = 1; i < team; i++)
         s.bounds[i] = s.base;
-    p->sites = grow(p->sites, p->nsites, sizeof *p->sites);
+    p->sites = xrealloc(p->sites, (p->nsites + 1) * sizeof *p->sites);
     p->sites[p->nsites++] = s;
     return true;
 }
@@ -110,10 +100,8 @@ static bool loop_line(struct saved_profile *p, char **save)
     if (!uint_of(word(save), &l.where) || !int_of(word(save), &l.start) || !uint_of(word(save), &l.len) ||
         !uint_of(word(save), &l.execs))
         return false;
-    l.cost = calloc((size_t)s->team, sizeof *l.cost);
-    if (!l.cost)
-        dsm_fatal("out of memory reading the saved profile");
-    s->loops = grow(s->loops, s->nloops, sizeof *s->loops);
+    l.cost = xcalloc((size_t)s->team, sizeof *l.cost);
+    s->loops = xrealloc(s->loops, (s->nloops + 1) * sizeof *s->loops);
     s->loops[s->nloops++] = l;
     for (int i = 0; i < s->team; i++)
         if (!cost_of(word(save), &l.cost[i]))
@@ -154,9 +142,7 @@ static bool line(struct saved_profile *p, char *text, unsigned no)
 bool profile_parse(const char *text, size_t len, struct saved_profile *p, char *why, size_t whylen)
 {
     memset(p, 0, sizeof *p);
-    char *copy = malloc(len + 1);
-    if (!copy)
-        dsm_fatal("out of memory reading the saved profile");
+    char *copy = xmalloc(len + 1);
     memcpy(copy, text, len);
     copy[len] = 0;
     unsigned no = 0;

@@ -88,6 +88,7 @@
 #include "../dsm/image.h"
 #include "../dsm/log.h"
 #include "../dsm/stats.h"
+#include "../dsm/xalloc.h"
 #include "../migrate/migrate.h"
 
 #include <errno.h>
@@ -184,10 +185,7 @@ static struct {
 
 static uint64_t *node_array(void)
 {
-    uint64_t *a = calloc((size_t)omp_rt.nodes + 1, sizeof *a);
-    if (!a)
-        dsm_fatal("out of memory for the profiled schedule");
-    return a;
+    return xcalloc((size_t)omp_rt.nodes + 1, sizeof(uint64_t));
 }
 
 /* Loops join a site when they run over nearly the same iterations: the
@@ -234,9 +232,7 @@ static void widen(struct site *s, int64_t off, uint64_t len)
 
 static struct site *new_site(struct table *t, int nodes, const struct omp_site_key *k)
 {
-    struct site *v = realloc(t->v, (t->n + 1) * sizeof *v);
-    if (!v)
-        dsm_fatal("out of memory for the profiled schedule");
+    struct site *v = xrealloc(t->v, (t->n + 1) * sizeof *v);
     t->v = v;
     struct site *s = &v[t->n++];
     memset(s, 0, sizeof *s);
@@ -248,21 +244,15 @@ static struct site *new_site(struct table *t, int nodes, const struct omp_site_k
     s->measure_from = omp_profiled.warmup;
     s->step = 0.5;
     s->alpha = omp_profiled.alpha;
-    s->moved = calloc((size_t)s->nodes + 1, sizeof *s->moved);
-    if (!s->moved)
-        dsm_fatal("out of memory for the profiled schedule");
+    s->moved = xcalloc((size_t)s->nodes + 1, sizeof *s->moved);
     s->ns = node_array();
     s->iters = node_array();
     s->window = omp_profiled.hold > WINDOW ? omp_profiled.hold : WINDOW;
-    s->win_ns = calloc((size_t)s->window * (size_t)s->nodes, sizeof *s->win_ns);
-    s->win_iters = calloc((size_t)s->window * (size_t)s->nodes, sizeof *s->win_iters);
-    s->win_loop = calloc(s->window, sizeof *s->win_loop);
-    if (!s->win_ns || !s->win_iters || !s->win_loop)
-        dsm_fatal("out of memory for the profiled schedule");
-    s->tot_ns = calloc(LOOPS * (size_t)nodes, sizeof *s->tot_ns);
-    s->tot_iters = calloc(LOOPS * (size_t)nodes, sizeof *s->tot_iters);
-    if (!s->tot_ns || !s->tot_iters)
-        dsm_fatal("out of memory for the profiled schedule");
+    s->win_ns = xcalloc((size_t)s->window * (size_t)s->nodes, sizeof *s->win_ns);
+    s->win_iters = xcalloc((size_t)s->window * (size_t)s->nodes, sizeof *s->win_iters);
+    s->win_loop = xcalloc(s->window, sizeof *s->win_loop);
+    s->tot_ns = xcalloc(LOOPS * (size_t)nodes, sizeof *s->tot_ns);
+    s->tot_iters = xcalloc(LOOPS * (size_t)nodes, sizeof *s->tot_iters);
     for (int i = 0; i <= s->nodes; i++)     /* equal blocks, as static */
         s->bounds[i] = k->n * (uint64_t)i / (uint64_t)s->nodes;
     return s;
@@ -310,12 +300,7 @@ void omp_profiled_begin(const struct omp_site_key *k, uintptr_t where, uint64_t 
 
 void omp_profiled_end(uint64_t iters)
 {
-    if (prof.nout == prof.capout) {
-        prof.capout = prof.capout ? 2 * prof.capout : 16;
-        prof.out = realloc(prof.out, prof.capout * sizeof *prof.out);
-        if (!prof.out)
-            dsm_fatal("out of memory for loop timings");
-    }
+    prof.out = xgrow(prof.out, &prof.capout, prof.nout + 1, sizeof *prof.out);
     uint64_t ns = dsm_now_ns() - prof.t0;
     prof.out[prof.nout++] = (struct timing){ .site = prof.site, .node = omp_rt.node, .team = (int32_t)prof.team,
                                              .where = prof.loop.where, .start = prof.loop.start,
@@ -742,10 +727,9 @@ static int cmp_timing(const void *a, const void *b)
 static void consume(const void *data, size_t len)
 {
     size_t n = len / sizeof(struct timing);
-    struct timing *t = malloc(len + 1);
-    if (!t || len % sizeof *t)
+    if (len % sizeof(struct timing))
         dsm_fatal("malformed loop timings on a barrier (%zu bytes)", len);
-    memcpy(t, data, len);
+    struct timing *t = xmemdup(data, len);
     qsort(t, n, sizeof *t, cmp_timing);
     for (size_t i = 0; i < n; i++) {
         if (t[i].team < 1 || t[i].team > omp_rt.nodes)
@@ -856,11 +840,9 @@ static void start_from_saved(struct site *s, size_t team, size_t index, const st
     s->base = (uint64_t)v->base;
     s->n = v->n;
     s->nloops = v->nloops;
-    s->saved_cost = calloc(LOOPS * (size_t)nodes, sizeof *s->saved_cost);
-    s->pred_ns = calloc((size_t)nodes, sizeof *s->pred_ns);
-    s->meas_ns = calloc((size_t)nodes, sizeof *s->meas_ns);
-    if (!s->saved_cost || !s->pred_ns || !s->meas_ns)
-        dsm_fatal("out of memory for the profiled schedule");
+    s->saved_cost = xcalloc(LOOPS * (size_t)nodes, sizeof *s->saved_cost);
+    s->pred_ns = xcalloc((size_t)nodes, sizeof *s->pred_ns);
+    s->meas_ns = xcalloc((size_t)nodes, sizeof *s->meas_ns);
     for (unsigned l = 0; l < v->nloops; l++) {
         struct saved_loop *sl = &v->loops[l];
         s->loops[l] = (struct loop){ .where = omp_rt.exe_base + (uintptr_t)sl->where, .start = (uint64_t)sl->start,
@@ -887,17 +869,14 @@ static void load_saved(void)
         char buf[65536];
         size_t got;
         while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
-            char *t = realloc(text, len + got);
-            if (!t)
-                dsm_fatal("out of memory reading OMPDSM_PROFILE=%s", omp_profiled.file);
-            memcpy(t + len, buf, got);
-            text = t;
+            text = xrealloc(text, len + got);
+            memcpy(text + len, buf, got);
             len += got;
         }
         fclose(f);
     }
     size_t lens[omp_rt.nodes];
-    char *all = boot_allgather(22, text, len, lens);
+    char *all = boot_allgather(BOOT_TAG_PROFILE, text, len, lens);
     free(text);
     char why[128];
     if (!lens[0]) {
@@ -928,28 +907,22 @@ void omp_profiled_save(void)
             const struct site *s = &prof.tables[team].v[k];
             struct saved_site v = { .team = team, .base = (int64_t)s->base, .incr = (int64_t)s->incr, .n = s->n,
                                     .nloops = s->nloops };
-            v.bounds = calloc((size_t)team + 1, sizeof *v.bounds);
-            v.loops = calloc(s->nloops + 1, sizeof *v.loops);
-            if (!v.bounds || !v.loops)
-                dsm_fatal("out of memory writing the profile");
+            v.bounds = xcalloc((size_t)team + 1, sizeof *v.bounds);
+            v.loops = xcalloc(s->nloops + 1, sizeof *v.loops);
             for (int i = 0; i <= team; i++)
                 v.bounds[i] = (int64_t)s->base + (int64_t)s->bounds[i] * (int64_t)s->incr;
             for (unsigned l = 0; l < s->nloops; l++) {
                 struct saved_loop *sl = &v.loops[l];
                 *sl = (struct saved_loop){ .where = s->loops[l].where - omp_rt.exe_base,
                                            .start = (int64_t)s->loops[l].start, .len = s->loops[l].len,
-                                           .execs = s->execs[l], .cost = calloc((size_t)team, sizeof *sl->cost) };
-                if (!sl->cost)
-                    dsm_fatal("out of memory writing the profile");
+                                           .execs = s->execs[l], .cost = xcalloc((size_t)team, sizeof *sl->cost) };
                 for (int i = 0; i < team; i++) {
                     size_t at = l * (size_t)team + (size_t)i;
                     sl->cost[i] = s->tot_iters[at] ? (double)s->tot_ns[at] / (double)s->tot_iters[at]
                                   : s->saved_cost ? s->saved_cost[at] : 0;
                 }
             }
-            p.sites = realloc(p.sites, (p.nsites + 1) * sizeof *p.sites);
-            if (!p.sites)
-                dsm_fatal("out of memory writing the profile");
+            p.sites = xrealloc(p.sites, (p.nsites + 1) * sizeof *p.sites);
             p.sites[p.nsites++] = v;
         }
     }
@@ -984,7 +957,7 @@ static bool cpus_shared(void)
         for (long c = 0; c < n && c < CPU_SETSIZE; c++)
             CPU_SET((int)c, &mine.cpus);
     }
-    struct placement *all = boot_allgather(21, &mine, sizeof mine, NULL);
+    struct placement *all = boot_allgather(BOOT_TAG_PLACEMENT, &mine, sizeof mine, NULL);
     bool shared = false;
     for (int i = 0; i < omp_rt.nodes && !shared; i++) {
         cpu_set_t cpus;
@@ -1004,9 +977,7 @@ static bool cpus_shared(void)
 
 void omp_profiled_init(void)
 {
-    prof.tables = calloc((size_t)omp_rt.nodes + 1, sizeof *prof.tables);
-    if (!prof.tables)
-        dsm_fatal("out of memory for the profiled schedule");
+    prof.tables = xcalloc((size_t)omp_rt.nodes + 1, sizeof *prof.tables);
     prof.cpus_shared = cpus_shared();
     if (omp_profiled.file)
         load_saved();

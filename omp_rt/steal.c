@@ -36,6 +36,7 @@
 
 #include "../dsm/log.h"
 #include "../dsm/net.h"
+#include "../dsm/xalloc.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -73,9 +74,7 @@ static struct range *range_of(uint64_t region, uint64_t seq, uint64_t chunks, in
     for (struct range *r = st.list; r; r = r->link)
         if (r->region == region && r->seq == seq)
             return r;
-    struct range *r = malloc(sizeof *r);
-    if (!r)
-        dsm_fatal("out of memory for a dynamic loop");
+    struct range *r = xmalloc(sizeof *r);
     uint64_t node = (uint64_t)omp_rt.node, t = (uint64_t)team;
     *r = (struct range){ .region = region, .seq = seq, .lo = chunks * node / t, .hi = chunks * (node + 1) / t,
                          .link = st.list };

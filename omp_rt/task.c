@@ -54,6 +54,7 @@ API int omp_in_final(void);
 #include "../dsm/dsm.h"
 #include "../dsm/log.h"
 #include "../dsm/net.h"
+#include "../dsm/xalloc.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -431,9 +432,7 @@ static bool idle_work(void)
 
 void omp_task_register(void)
 {
-    tq.hint = calloc((size_t)omp_rt.nodes, sizeof *tq.hint);
-    if (!tq.hint)
-        dsm_fatal("out of memory for the task queue");
+    tq.hint = xcalloc((size_t)omp_rt.nodes, sizeof *tq.hint);
     net_register(OP_TASK_HINT, on_hint);
     net_register(OP_TASK_STEAL, on_steal);
     net_register(OP_TASK_GIVE, on_give);
@@ -500,9 +499,7 @@ static bool run_now(bool if_clause, unsigned flags)
  * as its child (and in its taskgroup) until complete. */
 static struct task *new_task(void (*fn)(void *), void *buf, long size)
 {
-    struct task *t = calloc(1, sizeof *t);
-    if (!t)
-        dsm_fatal("out of memory for a task");
+    struct task *t = xcalloc(1, sizeof *t);
     t->fn = fn;
     t->data = buf;
     t->parent = cur;
@@ -583,9 +580,7 @@ void GOMP_taskyield(void)
 
 void GOMP_taskgroup_start(void)
 {
-    struct group *g = calloc(1, sizeof *g);
-    if (!g)
-        dsm_fatal("out of memory for a taskgroup");
+    struct group *g = xcalloc(1, sizeof *g);
     g->outer = cur->group;
     cur->group = g;
 }

@@ -17,6 +17,7 @@
 
 #include "../dsm/log.h"
 #include "../dsm/net.h"
+#include "../dsm/xalloc.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -65,9 +66,7 @@ static struct construct *find(uint64_t region, uint64_t seq)
     for (struct construct *c = ws.list; c; c = c->link)
         if (c->region == region && c->seq == seq)
             return c;
-    struct construct *c = calloc(1, sizeof *c);
-    if (!c)
-        dsm_fatal("out of memory for worksharing state");
+    struct construct *c = xcalloc(1, sizeof *c);
     c->region = region;
     c->seq = seq;
     c->link = ws.list;
@@ -130,9 +129,7 @@ static void ordered_wait_at_0(int node, const struct ord_req *r)
     struct construct *c = find(r->region, r->seq);
     bool due = c->ord_next == r->iter;
     if (!due) {
-        struct waiter *w = malloc(sizeof *w);
-        if (!w)
-            dsm_fatal("out of memory for ordered waiters");
+        struct waiter *w = xmalloc(sizeof *w);
         *w = (struct waiter){ .node = node, .cookie = r->cookie, .iter = r->iter, .next = c->waiting };
         c->waiting = w;
     }

@@ -12,7 +12,7 @@
 
 #include "../dsm/config.h"
 #include "../dsm/dsm.h"
-#include "../dsm/log.h"
+#include "../dsm/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,9 +38,7 @@ static struct site_sum *site(uintptr_t where, const char *kind)
     for (size_t i = 0; i < sites.n; i++)
         if (sites.v[i].where == off && !strcmp(sites.v[i].kind, kind))
             return &sites.v[i];
-    struct site_sum *v = realloc(sites.v, (sites.n + 1) * sizeof *v);
-    if (!v)
-        dsm_fatal("out of memory for loop statistics");
+    struct site_sum *v = xrealloc(sites.v, (sites.n + 1) * sizeof *v);
     sites.v = v;
     struct site_sum *s = &v[sites.n++];
     memset(s, 0, sizeof *s);

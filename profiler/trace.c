@@ -15,6 +15,7 @@
 #include "../dsm/dsm.h"
 #include "../dsm/log.h"
 #include "../dsm/stats.h"
+#include "../dsm/xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -47,18 +48,13 @@ static void add(struct event e)
 {
     if (!dsm_cfg.trace)
         return;
-    if (tr.n == tr.cap) {
-        if (tr.cap >= MAX_EVENTS) {
-            if (!tr.full)
-                dsm_warn("OMPDSM_TRACE: more than %d events; the rest are not recorded", MAX_EVENTS);
-            tr.full = true;
-            return;
-        }
-        tr.cap = tr.cap ? 2 * tr.cap : 4096;
-        tr.v = realloc(tr.v, tr.cap * sizeof *tr.v);
-        if (!tr.v)
-            dsm_fatal("out of memory for the trace");
+    if (tr.n == MAX_EVENTS) {
+        if (!tr.full)
+            dsm_warn("OMPDSM_TRACE: more than %d events; the rest are not recorded", MAX_EVENTS);
+        tr.full = true;
+        return;
     }
+    tr.v = xgrow(tr.v, &tr.cap, tr.n + 1, sizeof *tr.v);
     e.node = dsm.node;
     e.t0 -= e.t0 > tr.origin ? tr.origin : e.t0;
     e.t1 -= e.t1 > tr.origin ? tr.origin : e.t1;

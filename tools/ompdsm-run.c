@@ -3,8 +3,8 @@
  * machine, serves their bootstrap collectives, and supervises them.
  *
  * Owns the nodes (child processes) and one bootstrap connection per node.
- * The wire format is the one of dsm/boot.h; this program does not link the
- * library, so the few constants are repeated here.
+ * The wire format is the one of dsm/boot_wire.h, which the library's
+ * bootstrap includes too (this program does not link the library).
  *
  * Everything happens in one poll loop: the listening socket, connections that
  * have not yet said HELLO ("strangers"), node connections, and a self-pipe on
@@ -22,9 +22,9 @@
  *     the teardown) are not reported;
  *   - the end of the program is no failure: a node that has finalized, or
  *     any node once one has announced exit(status) inside a parallel region
- *     (TAG_EXIT), leaves with the program's status, which becomes ours; the
- *     other nodes of a job ended by TAG_EXIT are stopped without a word
- *     once the announcing node is gone (it waited until every node had
+ *     (BOOT_TAG_EXIT), leaves with the program's status, which becomes ours;
+ *     the other nodes of a job ended by BOOT_TAG_EXIT are stopped without a
+ *     word once the announcing node is gone (it waited until every node had
  *     written out its output);
  *   - a collective completes when every node has a complete request pending;
  *     the same reply buffer is then queued to every node (reference counted),
@@ -55,16 +55,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "boot_wire.h"
+
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0.1"
 #endif
 
-#define MAX_NODES 4096
-#define TOKEN_LEN 32
-#define HELLO_LEN (TOKEN_LEN + 8)       /* token, u32 rank, u32 size */
-#define REQ_HDR_LEN 12                  /* u32 tag, u64 len */
-#define TAG_FINALIZE 0xFFFFFFFFu
-#define TAG_EXIT 0xFFFFFFFEu            /* i32 status: the program ends the job with exit() */
 #define MAX_REQUEST (256u << 20)        /* bytes of one node in one collective */
 #define HELLO_TIMEOUT_MS 10000
 #define KILL_GRACE_MS 2000
@@ -83,7 +79,7 @@ struct node {
     int status;
     int fd;                     /* bootstrap connection, -1 if none (yet) */
     bool connected, finalized;
-    unsigned char hdr[REQ_HDR_LEN];
+    unsigned char hdr[BOOT_REQ_HDR_LEN];
     size_t hdr_got;
     uint32_t tag;
     uint64_t len, got;
@@ -95,7 +91,7 @@ struct node {
 
 struct stranger {
     int fd;                     /* -1: free slot */
-    unsigned char buf[HELLO_LEN];
+    unsigned char buf[BOOT_HELLO_LEN];
     size_t got;
     long long deadline;
 };
@@ -107,7 +103,7 @@ static struct {
     char **argv;
     bool bind_core;
     int ncpus, *cpus;           /* --bind-to core: the CPUs we may run on */
-    char token[TOKEN_LEN + 1];
+    char token[BOOT_TOKEN_LEN + 1];
     char boot_env[INET6_ADDRSTRLEN + 16];
     int listen_fd, sig_pipe[2];
     struct node *nodes;
@@ -115,7 +111,7 @@ static struct {
     int nconnected, nalive;
     long long job_deadline, boot_deadline;
     char *program;              /* PROGRAM, as found in PATH */
-    bool ending;                /* a node announced exit(status) (TAG_EXIT) */
+    bool ending;                /* a node announced exit(status) (BOOT_TAG_EXIT) */
     int announcer;              /* that node */
     int status;                 /* the program's exit status, ours at the end */
 } job = { .listen_fd = -1, .sig_pipe = { -1, -1 } };
@@ -268,8 +264,8 @@ static int parse_count(const char *s)
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < 1 || v > MAX_NODES)
-        usage_error("invalid number of nodes '%s' (must be 1 to %d)", s, MAX_NODES);
+    if (errno || end == s || *end || v < 1 || v > BOOT_MAX_NODES)
+        usage_error("invalid number of nodes '%s' (must be 1 to %d)", s, BOOT_MAX_NODES);
     return (int)v;
 }
 
@@ -488,7 +484,7 @@ static void check_ompdsm_program(void)
 
 static void make_token(void)
 {
-    unsigned char raw[TOKEN_LEN / 2];
+    unsigned char raw[BOOT_TOKEN_LEN / 2];
     if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) {
         note("cannot get random bytes for the job token: %s", strerror(errno));
         exit(1);
@@ -797,7 +793,7 @@ static void teardown(void)
 }
 
 /* A node leaving with this status is part of the end of the program, not
- * a failure: it finalized, or a node announced exit(status) (TAG_EXIT). */
+ * a failure: it finalized, or a node announced exit(status) (BOOT_TAG_EXIT). */
 static bool ordinary_end(int r, int st)
 {
     if (WIFSIGNALED(st))
@@ -897,7 +893,7 @@ static void accept_strangers(void)
 static bool token_equal(const unsigned char *a, const char *b)
 {
     unsigned char diff = 0;             /* constant time: no early exit */
-    for (int i = 0; i < TOKEN_LEN; i++)
+    for (int i = 0; i < BOOT_TOKEN_LEN; i++)
         diff |= a[i] ^ (unsigned char)b[i];
     return diff == 0;
 }
@@ -914,10 +910,10 @@ static void drop_stranger(struct stranger *s)
 static void judge_hello(struct stranger *s)
 {
     uint32_t rank, size;
-    memcpy(&rank, s->buf + TOKEN_LEN, sizeof rank);
-    memcpy(&size, s->buf + TOKEN_LEN + sizeof rank, sizeof size);
+    memcpy(&rank, s->buf + BOOT_TOKEN_LEN, sizeof rank);
+    memcpy(&size, s->buf + BOOT_TOKEN_LEN + sizeof rank, sizeof size);
     if (!token_equal(s->buf, job.token)) {
-        ssize_t w = send(s->fd, "R", 1, MSG_NOSIGNAL);
+        ssize_t w = send(s->fd, &(char){ BOOT_REFUSED }, 1, MSG_NOSIGNAL);
         (void)w;
         drop_stranger(s);
         note("refused a bootstrap connection with a bad token");
@@ -929,7 +925,7 @@ static void judge_hello(struct stranger *s)
         fail(1, "a node says it is node %u, but the job has %d nodes", rank, job.np);
     if (job.nodes[rank].connected)
         fail(1, "node %u joined twice", rank);
-    if (send(s->fd, "A", 1, MSG_NOSIGNAL) != 1) {
+    if (send(s->fd, &(char){ BOOT_ACCEPTED }, 1, MSG_NOSIGNAL) != 1) {
         drop_stranger(s);               /* it died; SIGCHLD will tell */
         return;
     }
@@ -941,7 +937,7 @@ static void judge_hello(struct stranger *s)
 
 static void stranger_readable(struct stranger *s)
 {
-    ssize_t n = recv(s->fd, s->buf + s->got, HELLO_LEN - s->got, 0);
+    ssize_t n = recv(s->fd, s->buf + s->got, BOOT_HELLO_LEN - s->got, 0);
     if (n < 0 && (errno == EAGAIN || errno == EINTR))
         return;
     if (n <= 0) {
@@ -949,7 +945,7 @@ static void stranger_readable(struct stranger *s)
         return;
     }
     s->got += (size_t)n;
-    if (s->got == HELLO_LEN)
+    if (s->got == BOOT_HELLO_LEN)
         judge_hello(s);
 }
 
@@ -1062,7 +1058,7 @@ static void request_header(int r)
     struct node *n = &job.nodes[r];
     memcpy(&n->tag, n->hdr, sizeof n->tag);
     memcpy(&n->len, n->hdr + sizeof n->tag, sizeof n->len);
-    if (n->tag == TAG_FINALIZE) {
+    if (n->tag == BOOT_TAG_FINALIZE) {
         finalize_node(r);
         return;
     }
@@ -1084,14 +1080,14 @@ static void node_readable(int r)
         got = recv(n->fd, &c, 1, MSG_PEEK);
         if (got > 0)
             fail(1, "node %d: bootstrap protocol error (data before the reply)", r);
-    } else if (n->hdr_got < REQ_HDR_LEN) {
-        got = recv(n->fd, n->hdr + n->hdr_got, REQ_HDR_LEN - n->hdr_got, 0);
-        if (got > 0 && (n->hdr_got += (size_t)got) == REQ_HDR_LEN)
+    } else if (n->hdr_got < BOOT_REQ_HDR_LEN) {
+        got = recv(n->fd, n->hdr + n->hdr_got, BOOT_REQ_HDR_LEN - n->hdr_got, 0);
+        if (got > 0 && (n->hdr_got += (size_t)got) == BOOT_REQ_HDR_LEN)
             request_header(r);
     } else {
         got = recv(n->fd, n->data + n->got, (size_t)(n->len - n->got), 0);
         if (got > 0 && (n->got += (uint64_t)got) == n->len) {
-            if (n->tag == TAG_EXIT)
+            if (n->tag == BOOT_TAG_EXIT)
                 exit_node(r);
             else
                 n->pending = true;

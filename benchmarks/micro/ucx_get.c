@@ -103,7 +103,7 @@ int main(void)
     ucp_address_t *addr;
     size_t alen;
     check(ucp_worker_get_address(worker, &addr, &alen), "address");
-    void *peer_addr = exchange(10, addr, alen, rank);
+    void *peer_addr = exchange(BOOT_TAG_TEST, addr, alen, rank);
     ucp_ep_params_t ep = { .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS, .address = peer_addr };
     ucp_ep_h peer;
     check(ucp_ep_create(worker, &ep, &peer), "ep");
@@ -117,9 +117,9 @@ int main(void)
     void *rkey_buf;
     size_t rkey_len;
     check(ucp_rkey_pack(ctx, mem, &rkey_buf, &rkey_len), "rkey_pack");
-    void *peer_rkey_buf = exchange(11, rkey_buf, rkey_len, rank);
+    void *peer_rkey_buf = exchange(BOOT_TAG_TEST + 1, rkey_buf, rkey_len, rank);
     uint64_t my_addr = (uint64_t)(uintptr_t)buf;
-    uint64_t *peer_va = exchange(12, &my_addr, sizeof my_addr, rank);
+    uint64_t *peer_va = exchange(BOOT_TAG_TEST + 2, &my_addr, sizeof my_addr, rank);
 
     if (rank == 0) {
         while (!done) {
@@ -162,7 +162,7 @@ int main(void)
         wait_req(ucp_am_send_nbx(peer, AM_DONE, NULL, 0, NULL, 0, &rp));
         ucp_rkey_destroy(rkey);
     }
-    free(boot_allgather(13, NULL, 0, NULL));
+    free(boot_allgather(BOOT_TAG_TEST + 3, NULL, 0, NULL));
     ucp_request_param_t cp = { .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = UCP_EP_CLOSE_FLAG_FORCE };
     ucs_status_ptr_t closing = ucp_ep_close_nbx(peer, &cp);
     if (!UCS_PTR_IS_ERR(closing))    /* a forced close may report the peer gone */

@@ -37,7 +37,7 @@ static void check(int ok, int rank, const char *what)
 static void gather_ranks(int rank, int size)
 {
     size_t lens[4096];
-    int *all = boot_allgather(10, &rank, sizeof rank, lens);
+    int *all = boot_allgather(BOOT_TAG_TEST, &rank, sizeof rank, lens);
     for (int r = 0; r < size; r++) {
         check(lens[r] == sizeof(int), rank, "length of a rank slot");
         check(all[r] == r, rank, "content of a rank slot");
@@ -50,7 +50,7 @@ static void gather_variable(int rank, int size)
     size_t lens[4096];
     unsigned char mine[4096];
     memset(mine, rank & 0xff, (size_t)rank + 1);
-    unsigned char *all = boot_allgather(11, mine, (size_t)rank + 1, lens);
+    unsigned char *all = boot_allgather(BOOT_TAG_TEST + 1, mine, (size_t)rank + 1, lens);
     size_t at = 0;
     for (int r = 0; r < size; r++) {
         check(lens[r] == (size_t)r + 1, rank, "length of a variable slot");

@@ -1,0 +1,56 @@
+/*
+ * xalloc.c: allocations whose failure is fatal (see xalloc.h).
+ */
+#include "xalloc.h"
+#include "log.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void *checked(void *p, size_t size)
+{
+    if (!p)
+        dsm_fatal("out of memory (%zu bytes asked for)", size);
+    return p;
+}
+
+void *xmalloc(size_t size)
+{
+    return checked(malloc(size ? size : 1), size);
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+    if (n && size > (size_t)-1 / n)
+        dsm_fatal("out of memory (%zu x %zu bytes asked for)", n, size);
+    return checked(calloc(n ? n : 1, size ? size : 1), n * size);
+}
+
+void *xrealloc(void *p, size_t size)
+{
+    return checked(realloc(p, size ? size : 1), size);
+}
+
+char *xstrdup(const char *s)
+{
+    return xmemdup(s, strlen(s) + 1);
+}
+
+void *xmemdup(const void *p, size_t len)
+{
+    void *q = xmalloc(len);
+    if (len)
+        memcpy(q, p, len);
+    return q;
+}
+
+void *xgrow_to(void *v, size_t *cap, size_t need, size_t size)
+{
+    size_t c = *cap ? *cap : 16;
+    while (c < need && c <= (size_t)-1 / 2)
+        c *= 2;
+    if (c < need || c > (size_t)-1 / size)
+        dsm_fatal("out of memory (%zu x %zu bytes asked for)", need, size);
+    *cap = c;
+    return xrealloc(v, c * size);
+}
