@@ -17,6 +17,7 @@
  * changed did not change in its copy, so its diff never overwrites them.
  */
 #include "dsm.h"
+#include "page_state.h"
 #include "log.h"
 #include "net.h"
 #include "proto.h"

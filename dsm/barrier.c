@@ -48,6 +48,7 @@
 #include "dsm.h"
 #include "log.h"
 #include "net.h"
+#include "page_state.h"
 #include "proto.h"
 #include "stats.h"
 
@@ -379,20 +380,10 @@ static void apply_notices(void)
     pending.notes = NULL;
 }
 
-/* Takes the list of pages written since the previous barrier. */
-static void take_bar_list(struct dsm_plist *out)
-{
-    pthread_mutex_lock(&dsm.lists_mu);
-    dsm_plist_take(&dsm.bar, out);
-    for (size_t i = 0; i < out->n; i++)
-        dsm_flag_clear(out->pages[i], PF_BAR);
-    pthread_mutex_unlock(&dsm.lists_mu);
-}
-
 void dsm_barrier_update(void)
 {
     struct dsm_plist bar = { 0 };
-    take_bar_list(&bar);
+    dsm_bar_take(&bar);
     if (bar.n) {
         struct net_wait w;
         net_wait_init(&w, 1);
@@ -410,7 +401,7 @@ static void *barrier(const void *payload, size_t plen, size_t *out_len)
     struct dsm_plist rel = { 0 }, bar = { 0 };
     dsm_release(&rel);
     dsm_plist_free(&rel);
-    take_bar_list(&bar);
+    dsm_bar_take(&bar);
 
     net_wait_init(&pending.w, 1);
     size_t xlen = 0;

@@ -15,6 +15,7 @@
 #include "dsm.h"
 #include "log.h"
 #include "net.h"
+#include "page_state.h"
 #include "proto.h"
 #include "stats.h"
 
@@ -81,7 +82,7 @@ static int base_claim(uint64_t page, int claimer)
     struct dsm_stripe *s = dsm_stripe(page);
     pthread_mutex_lock(&s->mu);
     if (dsm.home[page] == 0)
-        dsm.home[page] = (uint16_t)(claimer + 1);
+        dsm_set_home(page, claimer);
     int home = dsm.home[page] - 1;
     pthread_mutex_unlock(&s->mu);
     return home;
@@ -133,7 +134,7 @@ int dsm_home_of(uint64_t page)
         home = first_touch_home(page);
     if (home < 0)
         home = (int)(page % (uint64_t)dsm.nodes);
-    dsm.home[page] = (uint16_t)(home + 1);
+    dsm_set_home(page, home);
     return home;
 }
 

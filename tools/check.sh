@@ -1,8 +1,9 @@
 #!/bin/sh
 # check.sh: the test command.  Installs what is missing, builds, and runs
 # every test twice: on the normal build (./build), then on a build with
-# AddressSanitizer and UndefinedBehaviorSanitizer (./build-san, configure
-# --enable-sanitizers), whose lines are marked "[san]".  The last line is
+# AddressSanitizer and UndefinedBehaviorSanitizer and the protocol's run-time
+# checks (./build-san, configure --enable-sanitizers --enable-checking),
+# whose lines are marked "[san]".  The last line is
 # "N passed, N failed" for both passes together; the exit status is
 # non-zero if any test failed.
 #   tools/check.sh [--no-sanitizers]      (the second pass left out)
@@ -45,6 +46,6 @@ pass() {
 }
 
 pass "" build
-[ $SAN = 1 ] && pass "[san] " build-san --enable-sanitizers
+[ $SAN = 1 ] && pass "[san] " build-san --enable-sanitizers --enable-checking
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
