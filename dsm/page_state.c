@@ -49,7 +49,7 @@ const struct dsm_ps_rule dsm_ps_rules[] = {
     { DSM_EV_HOME_PINNED,    INV | RO, 0,          BUSY | HOT,       PG_RW,       0,           BUSY | HOT },
     { DSM_EV_WATCH,          RW,      0,           BUSY | HRW | HOT, DSM_PS_SAME, HRW,         BUSY | HOT },
     { DSM_EV_UNWATCH,        ANY,     HRW,         0,                DSM_PS_SAME, 0,           HRW },
-    { DSM_EV_PUBLISH,        RO | RW, BUSY,        HOT,              PG_RO,       0,           BUSY | TWIN | HOT },
+    { DSM_EV_PUBLISH,        ANY,     BUSY,        HOT,              PG_RO,       0,           BUSY | TWIN | HOT },
     { DSM_EV_KEEP_HOT,       RW,      TWIN,        BUSY | HOT,       PG_RW,       TWIN | HOT,  BUSY },
     { DSM_EV_HOT_REFRESH,    RW,      TWIN | HOT,  BUSY,             PG_RW,       TWIN | HOT,  BUSY },
     { DSM_EV_COOL,           RW,      TWIN | HOT,  BUSY,             PG_RO,       0,           BUSY | TWIN | HOT },
