@@ -115,6 +115,28 @@ struct dsm {
 
 extern struct dsm dsm;
 
+/* Every mutex of the runtime above the transport is taken through these
+ * (the transport counts its own lock's depth, net.c).  A checking build
+ * counts, per thread, those held: the fault path must start with none
+ * (dsm/PROTOCOL.md, "Contexts"). */
+#ifdef OMPDSM_CHECKING
+extern __thread int dsm_mutexes_held;
+#endif
+static inline void dsm_lock(pthread_mutex_t *m)
+{
+    pthread_mutex_lock(m);
+#ifdef OMPDSM_CHECKING
+    dsm_mutexes_held++;
+#endif
+}
+static inline void dsm_unlock(pthread_mutex_t *m)
+{
+#ifdef OMPDSM_CHECKING
+    dsm_mutexes_held--;
+#endif
+    pthread_mutex_unlock(m);
+}
+
 /* Flags are changed under different locks (a stripe's, the lists' mutex) and
  * by the progress thread, so every change is an atomic read-modify-write. */
 static inline bool dsm_flag(uint64_t page, uint8_t f)

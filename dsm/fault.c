@@ -72,12 +72,12 @@ static uint64_t claim_readahead(uint64_t page, int home, uint64_t max, bool swee
         if (dsm_home_known(q) != home)
             break;
         struct dsm_stripe *s = dsm_stripe(q);
-        pthread_mutex_lock(&s->mu);
+        dsm_lock(&s->mu);
         bool ok = dsm.state[q] == PG_INVALID
                && (sweep || dsm_flag(q, PF_SHARER)) && !dsm_flag(q, PF_BUSY);
         if (ok)
             dsm_ps_claim(q);
-        pthread_mutex_unlock(&s->mu);
+        dsm_unlock(&s->mu);
         if (!ok)
             break;
     }
@@ -156,13 +156,13 @@ static void remote_fault(uint64_t page, bool write, int home, struct dsm_stripe 
 {
     if (dsm.state[page] == PG_INVALID) {
         dsm_ps_claim(page);
-        pthread_mutex_unlock(&s->mu);
+        dsm_unlock(&s->mu);
         int sweep = sweep_of(page);
         uint64_t ahead = claim_readahead(page, home, sweep_window(sweep), sweep >= 0);
         fetch(page, 1 + ahead, home);
         release_readahead(page, ahead);
         remember_sweep(sweep, page, ahead);
-        pthread_mutex_lock(&s->mu);
+        dsm_lock(&s->mu);
     }
     dsm_ps_remote_fault(page, write);
 }
@@ -172,8 +172,24 @@ static bool allowed(uint64_t page, bool write)
     return dsm.state[page] == PG_RW || (!write && dsm.state[page] == PG_RO);
 }
 
+/* Checking build: the fault path starts with no runtime mutex and not the
+ * transport lock held by this thread; it takes stripe locks, lists_mu and
+ * the transport lock itself, and runs other nodes' handlers while it
+ * waits (dsm/PROTOCOL.md, "Contexts"). */
+static void check_unlocked(uint64_t page)
+{
+#ifdef OMPDSM_CHECKING
+    if (dsm_mutexes_held || net_lock_held())
+        dsm_fatal("internal: a fault on page %lu while this thread holds %d runtime mutex(es)%s",
+                  (unsigned long)page, dsm_mutexes_held, net_lock_held() ? " and the transport lock" : "");
+#else
+    (void)page;
+#endif
+}
+
 void dsm_fault(uint64_t page, bool write)
 {
+    check_unlocked(page);
     STAT_ADD(read_faults, !write);
     STAT_ADD(write_faults, write);
     dsm_count_fault(page, write);
@@ -182,7 +198,7 @@ void dsm_fault(uint64_t page, bool write)
     if (write && home != dsm.node)
         __atomic_fetch_add(&dsm.remote_writes, 1, __ATOMIC_RELAXED);
     struct dsm_stripe *s = dsm_stripe(page);
-    pthread_mutex_lock(&s->mu);
+    dsm_lock(&s->mu);
     while (dsm_flag(page, PF_BUSY))
         pthread_cond_wait(&s->cv, &s->mu);
     if (!allowed(page, write)) {
@@ -191,7 +207,7 @@ void dsm_fault(uint64_t page, bool write)
         else
             remote_fault(page, write, home, s);
     }
-    pthread_mutex_unlock(&s->mu);
+    dsm_unlock(&s->mu);
 }
 
 /* ---- the signal handler ------------------------------------------------- */

@@ -96,11 +96,11 @@ static void mark_busy(const struct dsm_plist *l)
 {
     for (size_t i = 0; i < l->n; i++) {
         struct dsm_stripe *s = dsm_stripe(l->pages[i]);
-        pthread_mutex_lock(&s->mu);
+        dsm_lock(&s->mu);
         while (dsm_flag(l->pages[i], PF_BUSY))
             pthread_cond_wait(&s->cv, &s->mu);
         dsm_ps_claim(l->pages[i]);
-        pthread_mutex_unlock(&s->mu);
+        dsm_unlock(&s->mu);
     }
 }
 
@@ -128,11 +128,11 @@ static bool encode(uint64_t page, const void *twin, struct dsm_buf *batches, uin
 static void diff_one(uint64_t page, struct dsm_buf *batches, uint64_t *counts)
 {
     struct dsm_stripe *s = dsm_stripe(page);
-    pthread_mutex_lock(&s->mu);
+    dsm_lock(&s->mu);
     if (dsm.twin[page])
         encode(page, dsm.twin[page], batches, counts);
     dsm_ps_publish(page);
-    pthread_mutex_unlock(&s->mu);
+    dsm_unlock(&s->mu);
 }
 
 void dsm_send_batches(uint8_t op, const struct dsm_buf *batches, const uint64_t *counts)
@@ -175,9 +175,9 @@ static void catch_new_sharers(void)
 static void register_fresh(void)
 {
     struct dsm_plist l = { 0 };
-    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_lock(&dsm.lists_mu);
     dsm_plist_take(&dsm.fresh, &l);
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_unlock(&dsm.lists_mu);
     if (!l.n)
         return;
     dsm_plist_sort(&l);
@@ -206,10 +206,10 @@ static void register_fresh(void)
     net_rma_end(&w);
     free(masks);
     free(told);
-    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_lock(&dsm.lists_mu);
     for (size_t i = 0; i < l.n; i++)
         dsm_plist_add(&dsm.suspect, l.pages[i]);
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_unlock(&dsm.lists_mu);
     dsm_plist_free(&l);
 }
 
@@ -221,9 +221,9 @@ void dsm_drop_suspects(void)
 {
     register_fresh();
     struct dsm_plist l = { 0 };
-    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_lock(&dsm.lists_mu);
     dsm_plist_take(&dsm.suspect, &l);
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_unlock(&dsm.lists_mu);
     dsm_plist_sort(&l);
     dsm_drop_copies(l.pages, l.n);
     dsm_plist_free(&l);
@@ -327,11 +327,11 @@ static void diff_keep(uint64_t page, struct dsm_buf *batches, uint64_t *counts)
  * a lock's release must announce all written since it was acquired. */
 static void log_for_locks(const struct dsm_plist *written)
 {
-    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_lock(&dsm.lists_mu);
     if (dsm.locks_held)
         for (size_t i = 0; i < written->n; i++)
             dsm_plist_add(&dsm.lock_log, written->pages[i]);
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_unlock(&dsm.lists_mu);
 }
 
 void dsm_release(struct dsm_plist *written)
@@ -339,9 +339,9 @@ void dsm_release(struct dsm_plist *written)
     catch_new_sharers();
     check_pinned();
     register_fresh();
-    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_lock(&dsm.lists_mu);
     dsm_plist_take(&dsm.rel, written);
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_unlock(&dsm.lists_mu);
     if (written->n == 0 && hot.n == 0)
         return;
     dsm_plist_sort(written);

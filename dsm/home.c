@@ -34,7 +34,7 @@ static struct {
 
 void dsm_home_record_alloc(uint64_t first, uint64_t n, int fixed)
 {
-    pthread_mutex_lock(&allocs.mu);
+    dsm_lock(&allocs.mu);
     if (allocs.n == allocs.cap) {
         allocs.cap = allocs.cap ? 2 * allocs.cap : 64;
         allocs.recs = realloc(allocs.recs, allocs.cap * sizeof *allocs.recs);
@@ -49,14 +49,14 @@ void dsm_home_record_alloc(uint64_t first, uint64_t n, int fixed)
     }
     allocs.recs[i] = (struct alloc_rec){ first, n, fixed };
     allocs.n++;
-    pthread_mutex_unlock(&allocs.mu);
+    dsm_unlock(&allocs.mu);
 }
 
 /* The home an allocation record decides for the page, or -1. */
 static int recorded_home(uint64_t page)
 {
     int home = -1;
-    pthread_mutex_lock(&allocs.mu);
+    dsm_lock(&allocs.mu);
     size_t lo = 0, hi = allocs.n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -72,7 +72,7 @@ static int recorded_home(uint64_t page)
         else if (dsm_cfg.home == DSM_HOME_BLOCK)
             home = (int)((page - r->first) * (uint64_t)dsm.nodes / r->n);
     }
-    pthread_mutex_unlock(&allocs.mu);
+    dsm_unlock(&allocs.mu);
     return home;
 }
 
@@ -80,11 +80,11 @@ static int recorded_home(uint64_t page)
 static int base_claim(uint64_t page, int claimer)
 {
     struct dsm_stripe *s = dsm_stripe(page);
-    pthread_mutex_lock(&s->mu);
+    dsm_lock(&s->mu);
     if (dsm.home[page] == 0)
         dsm_set_home(page, claimer);
     int home = dsm.home[page] - 1;
-    pthread_mutex_unlock(&s->mu);
+    dsm_unlock(&s->mu);
     return home;
 }
 

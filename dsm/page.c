@@ -27,6 +27,10 @@
 #include <sanitizer/lsan_interface.h>
 #endif
 
+#ifdef OMPDSM_CHECKING
+__thread int dsm_mutexes_held;
+#endif
+
 static void *table(size_t elem)
 {
     size_t bytes = dsm.npages * elem;
@@ -104,13 +108,13 @@ static void note(uint64_t page, uint8_t lists)
 {
     if ((__atomic_load_n(&dsm.flags[page], __ATOMIC_RELAXED) & lists) == lists)
         return;
-    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_lock(&dsm.lists_mu);
     if ((lists & PF_REL) && !dsm_flag(page, PF_REL))
         dsm_plist_add(&dsm.rel, page);
     if ((lists & PF_BAR) && !dsm_flag(page, PF_BAR))
         dsm_plist_add(&dsm.bar, page);
     dsm_flag_set(page, lists);
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_unlock(&dsm.lists_mu);
 }
 
 /* Records that this node wrote the page in the current interval. */
@@ -132,11 +136,11 @@ void dsm_rel_done(uint64_t page)
 /* Moves a list and its pages' flag `f` out to `out`. */
 static void take_list(struct dsm_plist *l, uint8_t f, struct dsm_plist *out)
 {
-    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_lock(&dsm.lists_mu);
     dsm_plist_take(l, out);
     for (size_t i = 0; i < out->n; i++)
         dsm_flag_clear(out->pages[i], f);
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_unlock(&dsm.lists_mu);
 }
 
 void dsm_bar_take(struct dsm_plist *out)
@@ -156,10 +160,10 @@ void dsm_count_fault(uint64_t page, bool write)
     __atomic_fetch_add(write ? &dsm.writes[page] : &dsm.reads[page], 1, __ATOMIC_RELAXED);
     if (dsm_flag(page, PF_CNT))
         return;
-    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_lock(&dsm.lists_mu);
     if (!dsm_flag(page, PF_CNT)) {
         dsm_plist_add(&dsm.counted, page);
         dsm_flag_set(page, PF_CNT);
     }
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_unlock(&dsm.lists_mu);
 }

@@ -249,10 +249,10 @@ static void watch(uint64_t page)
     if (dsm_flag(page, PF_HRW))
         return;
     struct snap b = before(page);
-    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_lock(&dsm.lists_mu);
     dsm_plist_add(&dsm.home_rw, page);
     dsm_flag_set(page, PF_HRW);
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_unlock(&dsm.lists_mu);
     after(page, DSM_EV_WATCH, b);
 }
 
@@ -274,9 +274,9 @@ void dsm_ps_fetched(uint64_t page)
         return;
     struct snap b = before(page);
     dsm_flag_set(page, PF_SHARER);
-    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_lock(&dsm.lists_mu);
     dsm_plist_add(&dsm.fresh, page);
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_unlock(&dsm.lists_mu);
     after(page, DSM_EV_FETCHED, b);
 }
 
@@ -326,14 +326,14 @@ uint64_t *dsm_claim(const uint64_t *pages, size_t n, bool (*want)(size_t i, uint
     *k = 0;
     for (size_t i = 0; i < n; i++) {
         struct dsm_stripe *s = dsm_stripe(pages[i]);
-        pthread_mutex_lock(&s->mu);
+        dsm_lock(&s->mu);
         while (dsm_flag(pages[i], PF_BUSY))
             pthread_cond_wait(&s->cv, &s->mu);
         if (want(i, pages[i], arg)) {
             dsm_ps_claim(pages[i]);
             claimed[(*k)++] = pages[i];
         }
-        pthread_mutex_unlock(&s->mu);
+        dsm_unlock(&s->mu);
     }
     return claimed;
 }
@@ -344,12 +344,12 @@ void dsm_settle_claimed(const uint64_t *sorted, size_t n, enum dsm_state st, enu
         dsm_protect_list(sorted, n, st);
     for (size_t i = 0; i < n; i++) {
         struct dsm_stripe *s = dsm_stripe(sorted[i]);
-        pthread_mutex_lock(&s->mu);
+        dsm_lock(&s->mu);
         struct snap b = before(sorted[i]);
         dsm.state[sorted[i]] = (uint8_t)st;
         unbusy(sorted[i]);
         after(sorted[i], ev, b);
-        pthread_mutex_unlock(&s->mu);
+        dsm_unlock(&s->mu);
     }
 }
 
@@ -384,7 +384,7 @@ void dsm_ps_hot_refresh(uint64_t page)
 void dsm_cool(uint64_t page)
 {
     struct dsm_stripe *s = dsm_stripe(page);
-    pthread_mutex_lock(&s->mu);
+    dsm_lock(&s->mu);
     if (dsm_flag(page, PF_HOT)) {
         struct snap b = before(page);
         settle(page, PG_RO);
@@ -392,7 +392,7 @@ void dsm_cool(uint64_t page)
         dsm_flag_clear(page, PF_HOT);
         after(page, DSM_EV_COOL, b);
     }
-    pthread_mutex_unlock(&s->mu);
+    dsm_unlock(&s->mu);
 }
 
 void dsm_ps_snapshot(uint64_t page)
@@ -430,9 +430,9 @@ static void unwatch_if(bool (*gone)(uint64_t page), struct dsm_plist *found)
 
 void dsm_ps_unwatch_shared(struct dsm_plist *found)
 {
-    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_lock(&dsm.lists_mu);
     unwatch_if(dsm_shared, found);
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_unlock(&dsm.lists_mu);
 }
 
 /* ---- the acquire --------------------------------------------------------- */
@@ -543,9 +543,9 @@ static bool homed_elsewhere(uint64_t page)
  * adopt theirs. */
 void dsm_rehome_end(struct dsm_rehoming *r)
 {
-    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_lock(&dsm.lists_mu);
     unwatch_if(homed_elsewhere, NULL);
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_unlock(&dsm.lists_mu);
     dsm_invalidate(r->out.pages, NULL, r->out.n);
     dsm_plist_sort(&r->in);
     dsm_adopt(r->in.pages, r->in.n);

@@ -78,14 +78,14 @@ static void on_counts(int src, void *body, size_t len)
     if (len != sizeof *h + h->count * sizeof(struct counts_entry))
         dsm_fatal("malformed migration counts from node %d", src);
     const struct counts_entry *e = (const struct counts_entry *)(h + 1);
-    pthread_mutex_lock(&inbox.mu);
+    dsm_lock(&inbox.mu);
     for (uint64_t i = 0; i < h->count; i++) {
         if (e[i].page >= dsm.npages)
             dsm_fatal("migration count for page %lu from node %d is out of range", (unsigned long)e[i].page,
                       src);
         inbox_add(src, e[i].page, e[i].reads, e[i].writes);
     }
-    pthread_mutex_unlock(&inbox.mu);
+    dsm_unlock(&inbox.mu);
     net_send_done(src, h->cookie);
 }
 
@@ -137,9 +137,9 @@ static void send_counts(void)
         uint32_t w = __atomic_exchange_n(&dsm.writes[p], 0, __ATOMIC_RELAXED);
         int home = dsm_home_of(p);
         if (home == dsm.node) {
-            pthread_mutex_lock(&inbox.mu);
+            dsm_lock(&inbox.mu);
             inbox_add(dsm.node, p, r, w);
-            pthread_mutex_unlock(&inbox.mu);
+            dsm_unlock(&inbox.mu);
             continue;
         }
         struct counts_entry e = { .page = p, .reads = r, .writes = w };
@@ -169,13 +169,13 @@ static bool keep(uint64_t page)
 
 static struct mig_move *decide(size_t *n)
 {
-    pthread_mutex_lock(&inbox.mu);
+    dsm_lock(&inbox.mu);
     struct mig_move *moves = malloc((inbox.n + 1) * sizeof *moves);
     if (!moves)
         dsm_fatal("out of memory deciding page migrations");
     *n = mig_decide(inbox.v, inbox.n, dsm.nodes, dsm.node, keep, dsm.moved_from, moves);
     inbox.n = 0;
-    pthread_mutex_unlock(&inbox.mu);
+    dsm_unlock(&inbox.mu);
     return moves;
 }
 
