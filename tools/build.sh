@@ -3,7 +3,8 @@
 # of tree, in ./build by default.  Re-running rebuilds only what changed.
 #   tools/build.sh [--dir DIR] [extra configure options...]
 # DIR is relative to the source tree; configure options apply when DIR is
-# configured for the first time (e.g. --dir build-san --enable-sanitizers).
+# configured for the first time (e.g. --dir build-san --enable-sanitizers),
+# or when DIR was configured with other options (then it is rebuilt).
 set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 DIR=build
@@ -17,6 +18,10 @@ cd "$SRC"
 [ -x configure ] || autoreconf -fi >/dev/null
 mkdir -p "$DIR"
 cd "$DIR"
+if [ $# -gt 0 ] && [ -f Makefile ] && [ "$(./config.status --config)" != "$*" ]; then
+    make -s clean
+    rm Makefile
+fi
 [ -f Makefile ] || "$SRC/configure" --quiet "$@"
 make -s -j"$(nproc)" all
 make -s -j"$(nproc)" check TESTS= >/dev/null
