@@ -17,6 +17,7 @@
  * changed did not change in its copy, so its diff never overwrites them.
  */
 #include "dsm.h"
+#include "page_state.h"
 #include "log.h"
 #include "net.h"
 #include "proto.h"
@@ -81,11 +82,11 @@ static uint64_t at_home(uint64_t page, uint32_t offset, int op, int size, uint64
     uint64_t old = dsm_atomic_local(dsm_rt(page) + offset, op, size, v1, v2);
     if (op != DSM_AT_LOAD) {
         struct dsm_stripe *s = dsm_stripe(page);
-        pthread_mutex_lock(&s->mu);
+        dsm_lock(&s->mu);
         bool shared = dsm_shared(page);
         if (shared)
             dsm_note_written(page);
-        pthread_mutex_unlock(&s->mu);
+        dsm_unlock(&s->mu);
         if (shared)
             dsm_notice_push(&page, 1, false);
     }

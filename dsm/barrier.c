@@ -48,6 +48,7 @@
 #include "dsm.h"
 #include "log.h"
 #include "net.h"
+#include "page_state.h"
 #include "proto.h"
 #include "stats.h"
 #include "xalloc.h"
@@ -105,11 +106,11 @@ static void keep_missed(const struct bar_notice *notes, size_t n)
 {
     if (n == 0)     /* notes may be NULL, and memcpy's arguments must not be */
         return;
-    pthread_mutex_lock(&missed.mu);
+    dsm_lock(&missed.mu);
     missed.v = xgrow(missed.v, &missed.cap, missed.n + n, sizeof *missed.v);
     memcpy(missed.v + missed.n, notes, n * sizeof *notes);
     missed.n += n;
-    pthread_mutex_unlock(&missed.mu);
+    dsm_unlock(&missed.mu);
 }
 
 static void broadcast_release(struct slot *s, uint64_t epoch)
@@ -146,7 +147,7 @@ static void on_arrive(int src, void *body, size_t len)
         dsm_fatal("malformed barrier arrival from node %d", src);
     const uint64_t *pages = (const uint64_t *)(h + 1);
     struct slot *s = &slots[h->epoch & 1];
-    pthread_mutex_lock(&s->mu);
+    dsm_lock(&s->mu);
     if (h->members < 1 || h->members > (uint64_t)dsm.nodes || src >= (int)h->members ||
         (s->arrived && h->members != s->members))
         dsm_fatal("internal: node %d arrived at barrier %lu of %lu nodes, node 0 gathers one of %lu", src,
@@ -157,7 +158,7 @@ static void on_arrive(int src, void *body, size_t len)
     add_notices(s, pages, h->count, src);
     if (++s->arrived == (int)s->members)
         broadcast_release(s, h->epoch);
-    pthread_mutex_unlock(&s->mu);
+    dsm_unlock(&s->mu);
 }
 
 /* Pages a node wrote after it arrived (it ran tasks while it waited): they
@@ -170,9 +171,9 @@ static void on_update(int src, void *body, size_t len)
         dsm_fatal("malformed barrier update from node %d", src);
     const uint64_t *pages = (const uint64_t *)(h + 1);
     struct slot *s = &slots[h->epoch & 1];
-    pthread_mutex_lock(&s->mu);
+    dsm_lock(&s->mu);
     add_notices(s, pages, h->count, src);
-    pthread_mutex_unlock(&s->mu);
+    dsm_unlock(&s->mu);
     net_send_done(src, h->cookie);
 }
 
@@ -289,28 +290,28 @@ static void on_wake(int src, void *body, size_t len)
     struct wake_hdr *h = body;
     if (len < sizeof *h || len != sizeof *h + h->count * sizeof(struct bar_notice) + h->len)
         dsm_fatal("malformed wake-up from node %d", src);
-    pthread_mutex_lock(&wake.mu);
+    dsm_lock(&wake.mu);
     if (wake.ready)
         dsm_fatal("internal: a second wake-up before this idle node took the first");
     wake.h = *h;
     wake.body = xmemdup(h + 1, len - sizeof *h);
     wake.ready = true;
     pthread_cond_signal(&wake.cv);
-    pthread_mutex_unlock(&wake.mu);
+    dsm_unlock(&wake.mu);
 }
 
 void dsm_barrier_wake_idle(uint32_t why, const void *data, size_t len)
 {
     if (dsm.node != 0)
         dsm_fatal("internal: only node 0 wakes idle nodes");
-    pthread_mutex_lock(&missed.mu);
+    dsm_lock(&missed.mu);
     struct wake_hdr h = { .epoch = dsm.epoch, .count = merge_notices(missed.v, missed.n), .len = len,
                           .why = why };
     struct dsm_buf body = { 0 };
     dsm_buf_put(&body, missed.v, h.count * sizeof *missed.v);
     dsm_buf_put(&body, data, len);
     missed.n = 0;
-    pthread_mutex_unlock(&missed.mu);
+    dsm_unlock(&missed.mu);
     for (int n = dsm_barrier_group_size(); n < dsm.nodes; n++)
         net_send(n, OP_IDLE_WAKE, &h, sizeof h, body.p, body.n);
     dsm_buf_free(&body);
@@ -318,14 +319,14 @@ void dsm_barrier_wake_idle(uint32_t why, const void *data, size_t len)
 
 uint32_t dsm_barrier_idle_wait(void **data, size_t *len)
 {
-    pthread_mutex_lock(&wake.mu);
+    dsm_lock(&wake.mu);
     while (!wake.ready)
         pthread_cond_wait(&wake.cv, &wake.mu);
     struct wake_hdr h = wake.h;
     char *body = wake.body;
     wake.ready = false;
     wake.body = NULL;
-    pthread_mutex_unlock(&wake.mu);
+    dsm_unlock(&wake.mu);
     pending.n = h.count;
     pending.notes = xmemdup(body, h.count * sizeof *pending.notes);
     apply_notices();
@@ -359,20 +360,10 @@ static void apply_notices(void)
     pending.notes = NULL;
 }
 
-/* Takes the list of pages written since the previous barrier. */
-static void take_bar_list(struct dsm_plist *out)
-{
-    pthread_mutex_lock(&dsm.lists_mu);
-    dsm_plist_take(&dsm.bar, out);
-    for (size_t i = 0; i < out->n; i++)
-        dsm_flag_clear(out->pages[i], PF_BAR);
-    pthread_mutex_unlock(&dsm.lists_mu);
-}
-
 void dsm_barrier_update(void)
 {
     struct dsm_plist bar = { 0 };
-    take_bar_list(&bar);
+    dsm_bar_take(&bar);
     if (bar.n) {
         struct net_wait w;
         net_wait_init(&w, 1);
@@ -390,7 +381,7 @@ static void *barrier(const void *payload, size_t plen, size_t *out_len)
     struct dsm_plist rel = { 0 }, bar = { 0 };
     dsm_release(&rel);
     dsm_plist_free(&rel);
-    take_bar_list(&bar);
+    dsm_bar_take(&bar);
 
     net_wait_init(&pending.w, 1);
     size_t xlen = 0;

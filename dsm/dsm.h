@@ -9,7 +9,9 @@
  *
  * Per page, every node keeps a state (INVALID/RO/RW), flags, a home hint
  * and, while it writes a page it is not home of, a twin.  The arrays are
- * sparse anonymous mappings: untouched pages cost nothing.
+ * sparse anonymous mappings: untouched pages cost nothing.  Only the
+ * transitions of page_state.c change them (page_state.h); other files
+ * read them.
  *
  * Locking: each page belongs to a stripe (mutex + condition).  Stripe locks
  * are leaves: nothing is sent and nothing waited for while one is held.  A
@@ -112,6 +114,28 @@ struct dsm {
 
 extern struct dsm dsm;
 
+/* Every mutex of the runtime above the transport is taken through these
+ * (the transport counts its own lock's depth, net.c).  A checking build
+ * counts, per thread, those held: the fault path must start with none
+ * (dsm/PROTOCOL.md, "Contexts"). */
+#ifdef OMPDSM_CHECKING
+extern __thread int dsm_mutexes_held;
+#endif
+static inline void dsm_lock(pthread_mutex_t *m)
+{
+    pthread_mutex_lock(m);
+#ifdef OMPDSM_CHECKING
+    dsm_mutexes_held++;
+#endif
+}
+static inline void dsm_unlock(pthread_mutex_t *m)
+{
+#ifdef OMPDSM_CHECKING
+    dsm_mutexes_held--;
+#endif
+    pthread_mutex_unlock(m);
+}
+
 /* Flags are changed under different locks (a stripe's, the lists' mutex) and
  * by the progress thread, so every change is an atomic read-modify-write. */
 static inline bool dsm_flag(uint64_t page, uint8_t f)
@@ -147,9 +171,13 @@ void dsm_note_written(uint64_t page);      /* stripe lock held */
 /* A page whose writes a release has just published without its fault
  * (a hot page, flush.c): only the next barrier's notices still need it. */
 void dsm_note_announced(uint64_t page);
-uint64_t *dsm_claim(const uint64_t *pages, size_t n, bool (*want)(size_t i, uint64_t page, const void *arg),
-                    const void *arg, size_t *k);
-void dsm_settle_claimed(const uint64_t *sorted, size_t n, enum dsm_state st);
+/* The page's writes of the last interval were published without a diff
+ * (a pinned page at its home): out of the release list's count. */
+void dsm_rel_done(uint64_t page);
+/* Takes the list of pages written since the last barrier (empty `out`). */
+void dsm_bar_take(struct dsm_plist *out);
+/* Takes the list of pages counted in this migrate region (empty `out`). */
+void dsm_counted_take(struct dsm_plist *out);
 void dsm_count_fault(uint64_t page, bool write);
 void dsm_plist_add(struct dsm_plist *l, uint64_t page);
 void dsm_plist_take(struct dsm_plist *from, struct dsm_plist *to);
@@ -167,17 +195,10 @@ void dsm_fault_install(void);
 void dsm_fault_thread_init(void);       /* each application thread */
 void dsm_fault_remove(void);
 void dsm_fault(uint64_t page, bool write);
-/* At the home: whether another node may hold a copy of the page. */
-bool dsm_shared(uint64_t page);
-/* At the new home of pages nobody else holds: make them writable now. */
-void dsm_adopt(const uint64_t *sorted, size_t n);
 
 /* flush.c: publishes this node's writes at the homes; returns, sorted, the
  * pages written since the previous release. */
 void dsm_release(struct dsm_plist *written);
-/* A hot page (PF_HOT) stops being kept writable: read-only, its twin
- * dropped.  Only right after a release (its twin is then its contents). */
-void dsm_cool(uint64_t page);
 /* Sends op with batch_hdr (proto.h) + batches[n] to every node n with
  * counts[n] entries, and waits until each has answered net_send_done. */
 void dsm_send_batches(uint8_t op, const struct dsm_buf *batches, const uint64_t *counts);
@@ -278,10 +299,8 @@ void dsm_notice_news(void);
 uint32_t dsm_news(void);
 bool dsm_news_wait(uint32_t seen, unsigned timeout_us);
 
-/* Invalidate a list of pages that other nodes wrote (used by barrier and lock). */
-void dsm_invalidate(const uint64_t *pages, const int32_t *writers, size_t n);
-/* The same outside a barrier (a lock's grant, notices, suspect copies): a
- * page this node also wrote since its last release is published first
+/* Drops copies outside a barrier (a lock's grant, notices, suspect
+ * copies), as dsm_invalidate() does (page_state.h); a page this node also wrote since its last release is published first
  * (and its notice pushed), so that none of its writes is lost. */
 void dsm_drop_copies(const uint64_t *pages, size_t n);
 

@@ -2,16 +2,12 @@
  * fault.c: the SIGSEGV handler and the page state machine.
  *
  * A fault inside a DSM segment is an access the page's state does not allow;
- * dsm_fault() moves the page to a state that allows it:
- *
- *   at a non-home node   INVALID --read-->  fetch from home, RO
- *                        INVALID --write--> fetch, twin, RW (one fault: the
- *                                           x86 error code says it is a write)
- *                        RO      --write--> twin, RW
- *   at the home          INVALID/RO --any--> RW if no other node may hold a
- *                                           copy (its sharer bit is clear);
- *                                           else RO for a read, RW + noted
- *                                           for a write
+ * dsm_fault() moves the page to a state that allows it, through the
+ * transitions of page_state.c (dsm/PROTOCOL.md has the table): at a node
+ * that is not the home, a fetch from the home (read-miss, write-miss: one
+ * fault, the x86 error code says it is a write) or a twin (write-upgrade);
+ * at the home, RW if no other node may hold a copy (its sharer bit is
+ * clear), else RO for a read and RW + noted for a write.
  *
  * Pages written at a non-home node are diffed against their twin at the
  * next release (flush.c).  The home notes its own writes only while others
@@ -26,13 +22,13 @@
 #include "dsm.h"
 #include "log.h"
 #include "net.h"
+#include "page_state.h"
 #include "proto.h"
 #include "stats.h"
 #include "xalloc.h"
 
 #include <errno.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <ucontext.h>
@@ -41,21 +37,8 @@ static struct sigaction previous;
 
 /* ---- fetching a page from its home -------------------------------------- */
 
-static void settle(uint64_t page, enum dsm_state st)
-{
-    dsm_protect(page, 1, st);
-    dsm.state[page] = (uint8_t)st;
-}
-
-bool dsm_shared(uint64_t page)
-{
-    return __atomic_load_n(&dsm.sharers[1 + page / 64], __ATOMIC_SEQ_CST) & (1ULL << (page % 64));
-}
-
 /* A one-sided get of pages page..page+n-1 (one run of a segment, one
- * home) from the home's runtime view.  The first fetch of each page also
- * puts it in the fresh list: the home does not know yet that we hold a copy
- * (flush.c registers us at our next release). */
+ * home, all claimed) from the home's runtime view. */
 static void fetch(uint64_t page, uint64_t n, int home)
 {
     struct dsm_seg *seg = dsm_seg_of(page);
@@ -64,14 +47,8 @@ static void fetch(uint64_t page, uint64_t n, int home)
     net_rma_get(&w, home, seg->net_id, (page - seg->first_page) << dsm.page_shift, dsm_rt(page),
                 n << dsm.page_shift);
     net_rma_end(&w);
-    for (uint64_t q = page; q < page + n; q++) {
-        if (dsm_flag(q, PF_SHARER))
-            continue;
-        dsm_flag_set(q, PF_SHARER);
-        pthread_mutex_lock(&dsm.lists_mu);
-        dsm_plist_add(&dsm.fresh, q);
-        pthread_mutex_unlock(&dsm.lists_mu);
-    }
+    for (uint64_t q = page; q < page + n; q++)
+        dsm_ps_fetched(q);
     STAT_ADD(pages_fetched, n);
 }
 
@@ -95,12 +72,12 @@ static uint64_t claim_readahead(uint64_t page, int home, uint64_t max, bool swee
         if (dsm_home_known(q) != home)
             break;
         struct dsm_stripe *s = dsm_stripe(q);
-        pthread_mutex_lock(&s->mu);
+        dsm_lock(&s->mu);
         bool ok = dsm.state[q] == PG_INVALID
                && (sweep || dsm_flag(q, PF_SHARER)) && !dsm_flag(q, PF_BUSY);
         if (ok)
-            dsm_flag_set(q, PF_BUSY);
-        pthread_mutex_unlock(&s->mu);
+            dsm_ps_claim(q);
+        dsm_unlock(&s->mu);
         if (!ok)
             break;
     }
@@ -168,90 +145,26 @@ static void release_readahead(uint64_t page, uint64_t n)
     uint64_t run[n + 1];
     for (uint64_t i = 0; i < n; i++)
         run[i] = page + 1 + i;
-    dsm_settle_claimed(run, n, PG_RO);
+    dsm_settle_claimed(run, n, PG_RO, DSM_EV_READ_MISS);
 }
 
 /* ---- the state machine -------------------------------------------------- */
-
-static void home_fault(uint64_t page, bool write)
-{
-    if (dsm_pinned(page)) {
-        settle(page, PG_RW);
-    } else if (!dsm_shared(page)) {
-        settle(page, PG_RW);
-        if (!dsm_flag(page, PF_HRW)) {
-            pthread_mutex_lock(&dsm.lists_mu);
-            dsm_plist_add(&dsm.home_rw, page);
-            dsm_flag_set(page, PF_HRW);
-            pthread_mutex_unlock(&dsm.lists_mu);
-        }
-    } else if (write) {
-        dsm_note_written(page);
-        settle(page, PG_RW);
-    } else {
-        settle(page, PG_RO);
-    }
-}
-
-static bool adoptable(size_t i, uint64_t page, const void *arg)
-{
-    (void)i;
-    (void)arg;
-    return dsm.state[page] != PG_RW && !dsm_pinned(page) && !dsm_shared(page);
-}
-
-/* Pages this node has just become home of, that no other node holds
- * (home migration moved them here and every other copy was dropped):
- * writable at once, watched as unshared pages are (home_rw), as the first
- * fault of each would leave them.  A migration moves thousands of pages
- * whose new home goes on to use them; this saves a fault per page.
- * `sorted` is in increasing order; no stripe lock may be held. */
-void dsm_adopt(const uint64_t *sorted, size_t n)
-{
-    size_t k;
-    uint64_t *todo = dsm_claim(sorted, n, adoptable, NULL, &k);
-    dsm_settle_claimed(todo, k, PG_RW);
-    pthread_mutex_lock(&dsm.lists_mu);
-    for (size_t i = 0; i < k; i++) {
-        if (!dsm_flag(todo[i], PF_HRW)) {
-            dsm_plist_add(&dsm.home_rw, todo[i]);
-            dsm_flag_set(todo[i], PF_HRW);
-        }
-    }
-    pthread_mutex_unlock(&dsm.lists_mu);
-    free(todo);
-}
-
-static void make_twin(uint64_t page)
-{
-    void *t = xmalloc(dsm.page_size);
-    memcpy(t, dsm_rt(page), dsm.page_size);
-    dsm.twin[page] = t;
-    dsm_note_written(page);
-}
 
 /* Called with the stripe lock held; returns with it held.  The page is
  * marked BUSY while the lock is dropped for the network. */
 static void remote_fault(uint64_t page, bool write, int home, struct dsm_stripe *s)
 {
     if (dsm.state[page] == PG_INVALID) {
-        dsm_flag_set(page, PF_BUSY);
-        pthread_mutex_unlock(&s->mu);
+        dsm_ps_claim(page);
+        dsm_unlock(&s->mu);
         int sweep = sweep_of(page);
         uint64_t ahead = claim_readahead(page, home, sweep_window(sweep), sweep >= 0);
         fetch(page, 1 + ahead, home);
         release_readahead(page, ahead);
         remember_sweep(sweep, page, ahead);
-        pthread_mutex_lock(&s->mu);
-        dsm_flag_clear(page, PF_BUSY);
-        pthread_cond_broadcast(&s->cv);
+        dsm_lock(&s->mu);
     }
-    if (write) {
-        make_twin(page);
-        settle(page, PG_RW);
-    } else {
-        settle(page, PG_RO);
-    }
+    dsm_ps_remote_fault(page, write);
 }
 
 static bool allowed(uint64_t page, bool write)
@@ -259,8 +172,24 @@ static bool allowed(uint64_t page, bool write)
     return dsm.state[page] == PG_RW || (!write && dsm.state[page] == PG_RO);
 }
 
+/* Checking build: the fault path starts with no runtime mutex and not the
+ * transport lock held by this thread; it takes stripe locks, lists_mu and
+ * the transport lock itself, and runs other nodes' handlers while it
+ * waits (dsm/PROTOCOL.md, "Contexts"). */
+static void check_unlocked(uint64_t page)
+{
+#ifdef OMPDSM_CHECKING
+    if (dsm_mutexes_held || net_lock_held())
+        dsm_fatal("internal: a fault on page %lu while this thread holds %d runtime mutex(es)%s",
+                  (unsigned long)page, dsm_mutexes_held, net_lock_held() ? " and the transport lock" : "");
+#else
+    (void)page;
+#endif
+}
+
 void dsm_fault(uint64_t page, bool write)
 {
+    check_unlocked(page);
     STAT_ADD(read_faults, !write);
     STAT_ADD(write_faults, write);
     dsm_count_fault(page, write);
@@ -269,16 +198,16 @@ void dsm_fault(uint64_t page, bool write)
     if (write && home != dsm.node)
         __atomic_fetch_add(&dsm.remote_writes, 1, __ATOMIC_RELAXED);
     struct dsm_stripe *s = dsm_stripe(page);
-    pthread_mutex_lock(&s->mu);
+    dsm_lock(&s->mu);
     while (dsm_flag(page, PF_BUSY))
         pthread_cond_wait(&s->cv, &s->mu);
     if (!allowed(page, write)) {
         if (home == dsm.node)
-            home_fault(page, write);
+            dsm_ps_home_fault(page, write);
         else
             remote_fault(page, write, home, s);
     }
-    pthread_mutex_unlock(&s->mu);
+    dsm_unlock(&s->mu);
 }
 
 /* ---- the signal handler ------------------------------------------------- */

@@ -48,6 +48,7 @@
 #include "dsm.h"
 #include "log.h"
 #include "net.h"
+#include "page_state.h"
 #include "proto.h"
 #include "stats.h"
 #include "xalloc.h"
@@ -96,11 +97,11 @@ static void mark_busy(const struct dsm_plist *l)
 {
     for (size_t i = 0; i < l->n; i++) {
         struct dsm_stripe *s = dsm_stripe(l->pages[i]);
-        pthread_mutex_lock(&s->mu);
+        dsm_lock(&s->mu);
         while (dsm_flag(l->pages[i], PF_BUSY))
             pthread_cond_wait(&s->cv, &s->mu);
-        dsm_flag_set(l->pages[i], PF_BUSY);
-        pthread_mutex_unlock(&s->mu);
+        dsm_ps_claim(l->pages[i]);
+        dsm_unlock(&s->mu);
     }
 }
 
@@ -128,17 +129,11 @@ static bool encode(uint64_t page, const void *twin, struct dsm_buf *batches, uin
 static void diff_one(uint64_t page, struct dsm_buf *batches, uint64_t *counts)
 {
     struct dsm_stripe *s = dsm_stripe(page);
-    pthread_mutex_lock(&s->mu);
-    void *twin = dsm.twin[page];
-    if (twin) {
-        encode(page, twin, batches, counts);
-        free(twin);
-        dsm.twin[page] = NULL;
-    }
-    dsm.state[page] = PG_RO;
-    dsm_flag_clear(page, PF_REL | PF_BUSY);
-    pthread_cond_broadcast(&s->cv);
-    pthread_mutex_unlock(&s->mu);
+    dsm_lock(&s->mu);
+    if (dsm.twin[page])
+        encode(page, dsm.twin[page], batches, counts);
+    dsm_ps_publish(page);
+    dsm_unlock(&s->mu);
 }
 
 void dsm_send_batches(uint8_t op, const struct dsm_buf *batches, const uint64_t *counts)
@@ -169,19 +164,7 @@ static void catch_new_sharers(void)
         return;
     dsm.sharers_seen = gen;
     struct dsm_plist found = { 0 };
-    pthread_mutex_lock(&dsm.lists_mu);
-    struct dsm_plist *l = &dsm.home_rw;
-    for (size_t i = 0; i < l->n;) {
-        uint64_t p = l->pages[i];
-        if (dsm_shared(p)) {
-            l->pages[i] = l->pages[--l->n];
-            dsm_flag_clear(p, PF_HRW);
-            dsm_plist_add(&found, p);
-        } else {
-            i++;
-        }
-    }
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_ps_unwatch_shared(&found);
     for (size_t i = 0; i < found.n; i++)
         dsm_note_written(found.pages[i]);
     dsm_plist_free(&found);
@@ -193,9 +176,9 @@ static void catch_new_sharers(void)
 static void register_fresh(void)
 {
     struct dsm_plist l = { 0 };
-    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_lock(&dsm.lists_mu);
     dsm_plist_take(&dsm.fresh, &l);
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_unlock(&dsm.lists_mu);
     if (!l.n)
         return;
     dsm_plist_sort(&l);
@@ -222,10 +205,10 @@ static void register_fresh(void)
     net_rma_end(&w);
     free(masks);
     free(told);
-    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_lock(&dsm.lists_mu);
     for (size_t i = 0; i < l.n; i++)
         dsm_plist_add(&dsm.suspect, l.pages[i]);
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_unlock(&dsm.lists_mu);
     dsm_plist_free(&l);
 }
 
@@ -237,9 +220,9 @@ void dsm_drop_suspects(void)
 {
     register_fresh();
     struct dsm_plist l = { 0 };
-    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_lock(&dsm.lists_mu);
     dsm_plist_take(&dsm.suspect, &l);
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_unlock(&dsm.lists_mu);
     dsm_plist_sort(&l);
     dsm_drop_copies(l.pages, l.n);
     dsm_plist_free(&l);
@@ -258,12 +241,9 @@ static void check_pinned(void)
         }
         if (!dsm_shared(p) || dsm.state[p] == PG_INVALID)
             continue;
-        const char *now = dsm_rt(p);
-        if (dsm.twin[p] && !memcmp(dsm.twin[p], now, dsm.page_size))
+        if (dsm.twin[p] && !memcmp(dsm.twin[p], dsm_rt(p), dsm.page_size))
             continue;
-        if (!dsm.twin[p])
-            dsm.twin[p] = xmalloc(dsm.page_size);
-        memcpy(dsm.twin[p], now, dsm.page_size);
+        dsm_ps_snapshot(p);
         dsm_note_written(p);
     }
 }
@@ -282,21 +262,6 @@ static void hot_add(uint64_t page)
 {
     hot.v = xgrow(hot.v, &hot.cap, hot.n + 1, sizeof *hot.v);
     hot.v[hot.n++] = (struct hot){ page, 0 };
-    dsm_flag_set(page, PF_HOT);
-}
-
-void dsm_cool(uint64_t page)
-{
-    struct dsm_stripe *s = dsm_stripe(page);
-    pthread_mutex_lock(&s->mu);
-    if (dsm_flag(page, PF_HOT)) {
-        dsm_protect(page, 1, PG_RO);
-        dsm.state[page] = PG_RO;
-        free(dsm.twin[page]);
-        dsm.twin[page] = NULL;
-        dsm_flag_clear(page, PF_HOT);
-    }
-    pthread_mutex_unlock(&s->mu);
 }
 
 /* A hot page written in this interval: announced at the next barrier and
@@ -324,7 +289,7 @@ static void diff_hot(struct dsm_plist *written, struct dsm_buf *batches, uint64_
             continue;
         }
         if (encode(h.page, dsm.twin[h.page], batches, counts)) {
-            memcpy(dsm.twin[h.page], dsm_rt(h.page), dsm.page_size);
+            dsm_ps_hot_refresh(h.page);
             hot_written(h.page, written);
             h.idle = 0;
         } else if (++h.idle >= HOT_IDLE_MAX) {
@@ -348,8 +313,7 @@ static bool may_stay_hot(uint64_t page)
 static void diff_keep(uint64_t page, struct dsm_buf *batches, uint64_t *counts)
 {
     encode(page, dsm.twin[page], batches, counts);
-    memcpy(dsm.twin[page], dsm_rt(page), dsm.page_size);
-    dsm_flag_clear(page, PF_REL);
+    dsm_ps_keep_hot(page);
     hot_add(page);
 }
 
@@ -357,11 +321,11 @@ static void diff_keep(uint64_t page, struct dsm_buf *batches, uint64_t *counts)
  * a lock's release must announce all written since it was acquired. */
 static void log_for_locks(const struct dsm_plist *written)
 {
-    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_lock(&dsm.lists_mu);
     if (dsm.locks_held)
         for (size_t i = 0; i < written->n; i++)
             dsm_plist_add(&dsm.lock_log, written->pages[i]);
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_unlock(&dsm.lists_mu);
 }
 
 void dsm_release(struct dsm_plist *written)
@@ -369,9 +333,9 @@ void dsm_release(struct dsm_plist *written)
     catch_new_sharers();
     check_pinned();
     register_fresh();
-    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_lock(&dsm.lists_mu);
     dsm_plist_take(&dsm.rel, written);
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_unlock(&dsm.lists_mu);
     if (written->n == 0 && hot.n == 0)
         return;
     dsm_plist_sort(written);
@@ -380,7 +344,7 @@ void dsm_release(struct dsm_plist *written)
     for (size_t i = 0; i < written->n; i++) {
         uint64_t p = written->pages[i];
         if (dsm_pinned(p) && dsm_home_of(p) == dsm.node)
-            dsm_flag_clear(p, PF_REL);
+            dsm_rel_done(p);
         else if (may_stay_hot(p))
             dsm_plist_add(&keep, p);
         else

@@ -15,6 +15,7 @@
 #include "dsm.h"
 #include "log.h"
 #include "net.h"
+#include "page_state.h"
 #include "proto.h"
 #include "stats.h"
 #include "xalloc.h"
@@ -34,7 +35,7 @@ static struct {
 
 void dsm_home_record_alloc(uint64_t first, uint64_t n, int fixed)
 {
-    pthread_mutex_lock(&allocs.mu);
+    dsm_lock(&allocs.mu);
     allocs.recs = xgrow(allocs.recs, &allocs.cap, allocs.n + 1, sizeof *allocs.recs);
     /* Keep the records sorted by page (usually an append). */
     size_t i = allocs.n;
@@ -44,14 +45,14 @@ void dsm_home_record_alloc(uint64_t first, uint64_t n, int fixed)
     }
     allocs.recs[i] = (struct alloc_rec){ first, n, fixed };
     allocs.n++;
-    pthread_mutex_unlock(&allocs.mu);
+    dsm_unlock(&allocs.mu);
 }
 
 /* The home an allocation record decides for the page, or -1. */
 static int recorded_home(uint64_t page)
 {
     int home = -1;
-    pthread_mutex_lock(&allocs.mu);
+    dsm_lock(&allocs.mu);
     size_t lo = 0, hi = allocs.n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -67,7 +68,7 @@ static int recorded_home(uint64_t page)
         else if (dsm_cfg.home == DSM_HOME_BLOCK)
             home = (int)((page - r->first) * (uint64_t)dsm.nodes / r->n);
     }
-    pthread_mutex_unlock(&allocs.mu);
+    dsm_unlock(&allocs.mu);
     return home;
 }
 
@@ -75,11 +76,11 @@ static int recorded_home(uint64_t page)
 static int base_claim(uint64_t page, int claimer)
 {
     struct dsm_stripe *s = dsm_stripe(page);
-    pthread_mutex_lock(&s->mu);
+    dsm_lock(&s->mu);
     if (dsm.home[page] == 0)
-        dsm.home[page] = (uint16_t)(claimer + 1);
+        dsm_set_home(page, claimer);
     int home = dsm.home[page] - 1;
-    pthread_mutex_unlock(&s->mu);
+    dsm_unlock(&s->mu);
     return home;
 }
 
@@ -129,7 +130,7 @@ int dsm_home_of(uint64_t page)
         home = first_touch_home(page);
     if (home < 0)
         home = (int)(page % (uint64_t)dsm.nodes);
-    dsm.home[page] = (uint16_t)(home + 1);
+    dsm_set_home(page, home);
     return home;
 }
 

@@ -15,12 +15,12 @@
 #include "liveness.h"
 #include "log.h"
 #include "net.h"
+#include "page_state.h"
 #include "stats.h"
 
 #include "ompdsm.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 struct dsm dsm;
 
@@ -177,8 +177,7 @@ void *dsm_alloc_pinned(size_t size)
     for (uint64_t page = dsm.pinned_first; page < dsm.pinned_end; page++)
         if (dsm_home_of(page) != dsm.node)
             dsm_fatal("internal: pinned page %lu is not homed here", (unsigned long)page);
-    dsm_protect(dsm.pinned_first, n, PG_RW);
-    memset(&dsm.state[dsm.pinned_first], PG_RW, n);
+    dsm_ps_pin(dsm.pinned_first, n);
     return p;
 }
 

@@ -153,7 +153,7 @@ static void on_acquire(int src, void *body, size_t len)
 {
     (void)len;
     struct lock_req *r = body;
-    pthread_mutex_lock(&mgr.mu);
+    dsm_lock(&mgr.mu);
     struct lock *l = lookup(r->space, r->key);
     forget_before(l, r->epoch);
     l->cookie[src] = r->cookie;
@@ -165,7 +165,7 @@ static void on_acquire(int src, void *body, size_t len)
     } else {
         l->queue[(l->qhead + l->qlen++) % (size_t)dsm.nodes] = src;
     }
-    pthread_mutex_unlock(&mgr.mu);
+    dsm_unlock(&mgr.mu);
 }
 
 static void on_release(int src, void *body, size_t len)
@@ -173,7 +173,7 @@ static void on_release(int src, void *body, size_t len)
     struct lock_req *r = body;
     if (len != sizeof *r + r->count * sizeof(uint64_t))
         dsm_fatal("malformed lock release from node %d", src);
-    pthread_mutex_lock(&mgr.mu);
+    dsm_lock(&mgr.mu);
     struct lock *l = lookup(r->space, r->key);
     if (!l->held)
         dsm_fatal("node %d released lock %u:%#lx, which nobody holds", src, (unsigned)r->space,
@@ -187,7 +187,7 @@ static void on_release(int src, void *body, size_t len)
         l->qlen--;
         grant(l, next);
     }
-    pthread_mutex_unlock(&mgr.mu);
+    dsm_unlock(&mgr.mu);
 }
 
 /* ---- at the acquirer ---------------------------------------------------- */
@@ -235,16 +235,16 @@ static void remember(uint32_t space, uint64_t key)
 {
     if (dsm.locks_held == (int)(sizeof held / sizeof *held))
         dsm_fatal("more than %zu locks held at once by one node", sizeof held / sizeof *held);
-    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_lock(&dsm.lists_mu);
     held[dsm.locks_held++] = (struct held){ .key = key, .space = space, .log_start = dsm.lock_log.n };
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_unlock(&dsm.lists_mu);
 }
 
 /* The pages written since the lock was acquired, sorted and unique; forgets
  * the lock (and the log, once no lock is held). */
 static void forget(uint32_t space, uint64_t key, struct dsm_plist *out)
 {
-    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_lock(&dsm.lists_mu);
     int i = dsm.locks_held - 1;
     while (i >= 0 && (held[i].key != key || held[i].space != space))
         i--;
@@ -256,7 +256,7 @@ static void forget(uint32_t space, uint64_t key, struct dsm_plist *out)
     held[i] = held[--dsm.locks_held];
     if (!dsm.locks_held)
         dsm.lock_log.n = 0;
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_unlock(&dsm.lists_mu);
     dsm_plist_sort(out);
     size_t n = 0;
     for (size_t k = 0; k < out->n; k++)

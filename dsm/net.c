@@ -92,6 +92,11 @@ static void net_unlock(void)
         pthread_mutex_unlock(&net.lock);
 }
 
+bool net_lock_held(void)
+{
+    return lock_depth > 0;
+}
+
 static void check(ucs_status_t st, const char *what)
 {
     if (st != UCS_OK)
@@ -293,6 +298,11 @@ static bool replied(const void *w)
  * progress to the progress thread. */
 void net_wait(struct net_wait *w)
 {
+#ifdef OMPDSM_CHECKING
+    /* Only this thread could progress the reply: it would never come. */
+    if (lock_depth)
+        dsm_fatal("internal: waiting for a reply while holding the transport lock (in a message handler?)");
+#endif
     if (net_spin(replied, w))
         return;
     uint32_t v;

@@ -7,7 +7,8 @@
  * lock held: they must not block, but they may send.  The other side of
  * that rule: a thread that holds a mutex some handler takes must not call
  * into the transport (send, wait) before it lets the mutex go, or it and
- * the progress thread each wait for the lock the other holds.
+ * the progress thread each wait for the lock the other holds.  The
+ * contexts and what each may hold are in dsm/PROTOCOL.md ("Contexts").
  *
  * Page data moves with one-sided gets from the home's memory: on the
  * shared-memory transports they are real one-sided copies (cma), elsewhere
@@ -88,6 +89,8 @@ struct net_wait {
 void net_wait_init(struct net_wait *w, uint32_t n);
 void net_wait_done(struct net_wait *w);          /* from a handler */
 void net_wait(struct net_wait *w);               /* until pending is 0 */
+/* Whether this thread holds the transport lock (runs a handler, say). */
+bool net_lock_held(void);
 /* Progresses the worker from this thread until until(arg) holds, for at
  * most OMPDSM_SPIN_US; says whether it holds.  Meanwhile the progress
  * thread stands by (net.c); a thread that returns false has armed the

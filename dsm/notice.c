@@ -109,14 +109,14 @@ static void on_notice(int src, void *body, size_t len)
     if (len != sizeof *h + h->count * sizeof(uint64_t))
         dsm_fatal("malformed write notice from node %d", src);
     const uint64_t *pages = (const uint64_t *)(h + 1);
-    pthread_mutex_lock(&inbox.mu);
+    dsm_lock(&inbox.mu);
     for (uint64_t i = 0; i < h->count; i++) {
         if (pages[i] >= dsm.npages)
             dsm_fatal("write notice from node %d for page %lu, beyond the region", src,
                       (unsigned long)pages[i]);
         inbox_add(pages[i], h->epoch);
     }
-    pthread_mutex_unlock(&inbox.mu);
+    dsm_unlock(&inbox.mu);
     dsm_notice_news();
     if (h->cookie)
         net_send_done(src, h->cookie);
@@ -173,16 +173,16 @@ size_t dsm_release_push(bool wait)
 size_t dsm_notice_apply(void)
 {
     net_poll();
-    pthread_mutex_lock(&inbox.mu);
+    dsm_lock(&inbox.mu);
     if (inbox.n == 0) {
-        pthread_mutex_unlock(&inbox.mu);
+        dsm_unlock(&inbox.mu);
         return 0;
     }
     struct entry *v = inbox.v;
     size_t n = squeeze(v, inbox.n, dsm.epoch);
     inbox.v = NULL;
     inbox.n = inbox.cap = 0;
-    pthread_mutex_unlock(&inbox.mu);
+    dsm_unlock(&inbox.mu);
 
     uint64_t *pages = xcalloc(n, sizeof *pages);
     for (size_t i = 0; i < n; i++)
@@ -196,9 +196,9 @@ size_t dsm_notice_apply(void)
 
 void dsm_notice_prune(void)
 {
-    pthread_mutex_lock(&inbox.mu);
+    dsm_lock(&inbox.mu);
     inbox.n = squeeze(inbox.v, inbox.n, dsm.epoch);
-    pthread_mutex_unlock(&inbox.mu);
+    dsm_unlock(&inbox.mu);
 }
 
 /* ---- waiting in a spin loop --------------------------------------------- */

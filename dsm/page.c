@@ -11,7 +11,9 @@
  * Two lists record what this node wrote: since the last release (flushed
  * and announced at a lock release) and since the last barrier (announced to
  * everyone at the barrier).  A page is in a list at most once: the PF_REL
- * and PF_BAR flags say whether it already is.
+ * and PF_BAR flags say whether it already is, as PF_CNT does for the list
+ * of pages counted.  These list flags change here only; the coherence
+ * state and flags change in page_state.c.
  */
 #include "dsm.h"
 #include "log.h"
@@ -24,6 +26,10 @@
 
 #ifdef __SANITIZE_ADDRESS__
 #include <sanitizer/lsan_interface.h>
+#endif
+
+#ifdef OMPDSM_CHECKING
+__thread int dsm_mutexes_held;
 #endif
 
 void *dsm_page_table(size_t elem)
@@ -91,59 +97,19 @@ void dsm_plist_free(struct dsm_plist *l)
     memset(l, 0, sizeof *l);
 }
 
-/* Claims (marks BUSY) the pages of the list that `want` accepts, waiting
- * first for any fetch or flush under way on each; `want` runs under the
- * page's stripe lock.  Returns the claimed pages, in list order, in a
- * malloc'd array (*k of them), for dsm_settle_claimed(). */
-uint64_t *dsm_claim(const uint64_t *pages, size_t n, bool (*want)(size_t i, uint64_t page, const void *arg),
-                    const void *arg, size_t *k)
-{
-    uint64_t *claimed = xcalloc(n, sizeof *claimed);
-    *k = 0;
-    for (size_t i = 0; i < n; i++) {
-        struct dsm_stripe *s = dsm_stripe(pages[i]);
-        pthread_mutex_lock(&s->mu);
-        while (dsm_flag(pages[i], PF_BUSY))
-            pthread_cond_wait(&s->cv, &s->mu);
-        if (want(i, pages[i], arg)) {
-            dsm_flag_set(pages[i], PF_BUSY);
-            claimed[(*k)++] = pages[i];
-        }
-        pthread_mutex_unlock(&s->mu);
-    }
-    return claimed;
-}
-
-/* Pages claimed (marked BUSY) by the caller, sorted: protected in
- * coalesced ranges, then given their new state and released to the
- * threads that wait for them. */
-void dsm_settle_claimed(const uint64_t *sorted, size_t n, enum dsm_state st)
-{
-    if (n)
-        dsm_protect_list(sorted, n, st);
-    for (size_t i = 0; i < n; i++) {
-        struct dsm_stripe *s = dsm_stripe(sorted[i]);
-        pthread_mutex_lock(&s->mu);
-        dsm.state[sorted[i]] = (uint8_t)st;
-        dsm_flag_clear(sorted[i], PF_BUSY);
-        pthread_cond_broadcast(&s->cv);
-        pthread_mutex_unlock(&s->mu);
-    }
-}
-
 /* Puts the page in the lists `lists` names (PF_REL: written since the
  * last release, PF_BAR: since the last barrier) that do not hold it yet. */
 static void note(uint64_t page, uint8_t lists)
 {
     if ((__atomic_load_n(&dsm.flags[page], __ATOMIC_RELAXED) & lists) == lists)
         return;
-    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_lock(&dsm.lists_mu);
     if ((lists & PF_REL) && !dsm_flag(page, PF_REL))
         dsm_plist_add(&dsm.rel, page);
     if ((lists & PF_BAR) && !dsm_flag(page, PF_BAR))
         dsm_plist_add(&dsm.bar, page);
     dsm_flag_set(page, lists);
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_unlock(&dsm.lists_mu);
 }
 
 /* Records that this node wrote the page in the current interval. */
@@ -157,6 +123,31 @@ void dsm_note_announced(uint64_t page)
     note(page, PF_BAR);
 }
 
+void dsm_rel_done(uint64_t page)
+{
+    dsm_flag_clear(page, PF_REL);
+}
+
+/* Moves a list and its pages' flag `f` out to `out`. */
+static void take_list(struct dsm_plist *l, uint8_t f, struct dsm_plist *out)
+{
+    dsm_lock(&dsm.lists_mu);
+    dsm_plist_take(l, out);
+    for (size_t i = 0; i < out->n; i++)
+        dsm_flag_clear(out->pages[i], f);
+    dsm_unlock(&dsm.lists_mu);
+}
+
+void dsm_bar_take(struct dsm_plist *out)
+{
+    take_list(&dsm.bar, PF_BAR, out);
+}
+
+void dsm_counted_take(struct dsm_plist *out)
+{
+    take_list(&dsm.counted, PF_CNT, out);
+}
+
 /* Counts a fault for home migration: a read or a write of the page in the
  * current migrate region. */
 void dsm_count_fault(uint64_t page, bool write)
@@ -164,10 +155,10 @@ void dsm_count_fault(uint64_t page, bool write)
     __atomic_fetch_add(write ? &dsm.writes[page] : &dsm.reads[page], 1, __ATOMIC_RELAXED);
     if (dsm_flag(page, PF_CNT))
         return;
-    pthread_mutex_lock(&dsm.lists_mu);
+    dsm_lock(&dsm.lists_mu);
     if (!dsm_flag(page, PF_CNT)) {
         dsm_plist_add(&dsm.counted, page);
         dsm_flag_set(page, PF_CNT);
     }
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_unlock(&dsm.lists_mu);
 }

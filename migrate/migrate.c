@@ -10,10 +10,11 @@
  *      gathers every node's moves and gives the whole list to every node;
  *   4. every node applies the list: a new home fetches the page from the
  *      old one (unless it still holds a copy, which is then current),
- *      every node records the new home and drops its copy, so that no
- *      node holds a copy the new home does not know of; the new home
- *      makes the pages writable at once (dsm_adopt), saving the fault
- *      each would take on its first use;
+ *      then every node takes the coherence layer's rehome transition
+ *      (dsm_rehome, page_state.c): it records the new home and drops its
+ *      copy, so that no node holds a copy the new home does not know of;
+ *      the new home makes the pages writable at once (adopt), saving the
+ *      fault each would take on its first use;
  *   5. a last barrier, so that no node touches a moved page before its new
  *      home has fetched it.
  * Every node learns every move before any node runs on, so no node can act
@@ -29,6 +30,7 @@
 #include "../dsm/dsm.h"
 #include "../dsm/log.h"
 #include "../dsm/net.h"
+#include "../dsm/page_state.h"
 #include "../dsm/proto.h"
 #include "../dsm/stats.h"
 #include "../dsm/xalloc.h"
@@ -76,14 +78,14 @@ static void on_counts(int src, void *body, size_t len)
     if (len != sizeof *h + h->count * sizeof(struct counts_entry))
         dsm_fatal("malformed migration counts from node %d", src);
     const struct counts_entry *e = (const struct counts_entry *)(h + 1);
-    pthread_mutex_lock(&inbox.mu);
+    dsm_lock(&inbox.mu);
     for (uint64_t i = 0; i < h->count; i++) {
         if (e[i].page >= dsm.npages)
             dsm_fatal("migration count for page %lu from node %d is out of range", (unsigned long)e[i].page,
                       src);
         inbox_add(src, e[i].page, e[i].reads, e[i].writes);
     }
-    pthread_mutex_unlock(&inbox.mu);
+    dsm_unlock(&inbox.mu);
     net_send_done(src, h->cookie);
 }
 
@@ -107,11 +109,7 @@ static struct dsm_plist take_counts(void)
 {
     __atomic_store_n(&dsm.remote_writes, 0, __ATOMIC_RELAXED);
     struct dsm_plist l = { 0 };
-    pthread_mutex_lock(&dsm.lists_mu);
-    dsm_plist_take(&dsm.counted, &l);
-    for (size_t i = 0; i < l.n; i++)
-        dsm_flag_clear(l.pages[i], PF_CNT);
-    pthread_mutex_unlock(&dsm.lists_mu);
+    dsm_counted_take(&l);
     return l;
 }
 
@@ -137,9 +135,9 @@ static void send_counts(void)
         uint32_t w = __atomic_exchange_n(&dsm.writes[p], 0, __ATOMIC_RELAXED);
         int home = dsm_home_of(p);
         if (home == dsm.node) {
-            pthread_mutex_lock(&inbox.mu);
+            dsm_lock(&inbox.mu);
             inbox_add(dsm.node, p, r, w);
-            pthread_mutex_unlock(&inbox.mu);
+            dsm_unlock(&inbox.mu);
             continue;
         }
         struct counts_entry e = { .page = p, .reads = r, .writes = w };
@@ -169,11 +167,11 @@ static bool keep(uint64_t page)
 
 static struct mig_move *decide(size_t *n)
 {
-    pthread_mutex_lock(&inbox.mu);
+    dsm_lock(&inbox.mu);
     struct mig_move *moves = xcalloc(inbox.n + 1, sizeof *moves);
     *n = mig_decide(inbox.v, inbox.n, dsm.nodes, dsm.node, keep, past, point, moves);
     inbox.n = 0;
-    pthread_mutex_unlock(&inbox.mu);
+    dsm_unlock(&inbox.mu);
     return moves;
 }
 
@@ -198,53 +196,20 @@ static void fetch_moved_in(const struct mig_move *m, size_t n)
     net_rma_end(&w);
 }
 
-/* The old home forgets the pages it watched as unshared and writable. */
-static void drop_moved_out(void)
-{
-    pthread_mutex_lock(&dsm.lists_mu);
-    struct dsm_plist *l = &dsm.home_rw;
-    for (size_t i = 0; i < l->n;) {
-        uint64_t p = l->pages[i];
-        if (dsm.home[p] != (uint16_t)(dsm.node + 1)) {
-            dsm_flag_clear(p, PF_HRW);
-            l->pages[i] = l->pages[--l->n];
-        } else {
-            i++;
-        }
-    }
-    pthread_mutex_unlock(&dsm.lists_mu);
-}
-
 static void apply_moves(const struct mig_move *m, size_t n)
 {
     fetch_moved_in(m, n);
-    uint64_t *drop = xcalloc(n + 1, sizeof *drop);
-    struct dsm_plist in = { 0 };
-    size_t k = 0;
+    struct dsm_rehoming r = { 0 };
     for (size_t i = 0; i < n; i++) {
         uint64_t p = m[i].page;
-        dsm.home[p] = (uint16_t)(m[i].to + 1);
         past[p].bounces += past[p].from == m[i].to + 1 && past[p].bounces < UINT8_MAX;
         past[p].from = (uint16_t)(m[i].from + 1);
         past[p].at = point;
-        dsm_flag_clear(p, PF_SHARER);
-        if (m[i].to == dsm.node) {
-            dsm_cool(p);    /* a hot page of ours: home pages keep no twin */
-            /* Nobody holds a copy now: the page starts unshared here. */
-            __atomic_fetch_and(&dsm.sharers[1 + p / 64], ~(1ULL << (p % 64)), __ATOMIC_SEQ_CST);
-            dsm_plist_add(&in, p);
-            STAT_ADD(pages_migrated_in, 1);
-        } else {
-            drop[k++] = p;
-            STAT_ADD(pages_migrated_out, m[i].from == dsm.node);
-        }
+        dsm_rehome(&r, p, m[i].from, m[i].to);
+        STAT_ADD(pages_migrated_in, m[i].to == dsm.node);
+        STAT_ADD(pages_migrated_out, m[i].to != dsm.node && m[i].from == dsm.node);
     }
-    drop_moved_out();
-    dsm_invalidate(drop, NULL, k);
-    free(drop);
-    dsm_plist_sort(&in);
-    dsm_adopt(in.pages, in.n);
-    dsm_plist_free(&in);
+    dsm_rehome_end(&r);
 }
 
 /* ---- statistics ----------------------------------------------------- */

@@ -294,7 +294,7 @@ static size_t block_size(uintptr_t p)
 
 static void free_local(uintptr_t p)
 {
-    pthread_mutex_lock(&heap.mu);
+    dsm_lock(&heap.mu);
     uint8_t c = heap.page_class[page_index(p)];
     if (c) {
         push(&heap.free_small[c - 1], p);
@@ -305,7 +305,7 @@ static void free_local(uintptr_t p)
         heap.run_pages[i] = 0;
         give_pages(p, pages);
     }
-    pthread_mutex_unlock(&heap.mu);
+    dsm_unlock(&heap.mu);
 }
 
 /* A request that this node's arena could not hold even empty is refused
@@ -336,9 +336,9 @@ static void *shared_alloc(size_t size, size_t align)
     if (refused(size, align))
         return NULL;
     int c = align <= 16 ? class_of(size) : -1;
-    pthread_mutex_lock(&heap.mu);
+    dsm_lock(&heap.mu);
     void *p = c >= 0 ? alloc_small(c) : alloc_large(size, align);
-    pthread_mutex_unlock(&heap.mu);
+    dsm_unlock(&heap.mu);
     if (!p)
         exhausted(size);
     return p;
@@ -442,9 +442,9 @@ static size_t usable(const void *p)
 {
     if (owner_of(p) != omp_rt.node)
         return 0;   /* unknown here: realloc copies what the caller asks for */
-    pthread_mutex_lock(&heap.mu);
+    dsm_lock(&heap.mu);
     size_t n = block_size((uintptr_t)p);
-    pthread_mutex_unlock(&heap.mu);
+    dsm_unlock(&heap.mu);
     return n;
 }
 

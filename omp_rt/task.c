@@ -198,7 +198,7 @@ static void complete(struct task *t, bool remote)
     struct ctx *parent = t->parent;
     struct group *group = t->group;
     if (t->kept || remote) {
-        pthread_mutex_lock(&tq.mu);
+        dsm_lock(&tq.mu);
         if (t->kept)
             release_successors(t);
         if (remote) {
@@ -206,7 +206,7 @@ static void complete(struct task *t, bool remote)
             while (!atomic_compare_exchange_weak(&tq.done, &t->next, t))
                 ;
         }
-        pthread_mutex_unlock(&tq.mu);
+        dsm_unlock(&tq.mu);
     }
     if (group)
         atomic_fetch_sub(&group->count, 1);
@@ -237,7 +237,7 @@ static void reap(void)
 /* Unlinks and returns the oldest queued task that match() accepts. */
 static struct task *take(bool (*match)(const struct task *, const void *), const void *arg)
 {
-    pthread_mutex_lock(&tq.mu);
+    dsm_lock(&tq.mu);
     struct task **pp = &tq.head, *prev = NULL, *t;
     while ((t = *pp) && !match(t, arg)) {
         prev = t;
@@ -251,7 +251,7 @@ static struct task *take(bool (*match)(const struct task *, const void *), const
         if (t->movable && !t->published)
             tq.unpublished--;
     }
-    pthread_mutex_unlock(&tq.mu);
+    dsm_unlock(&tq.mu);
     return t;
 }
 
@@ -301,12 +301,12 @@ static void send_hints(void)
 static void publish(void)
 {
     dsm_release_push(true);
-    pthread_mutex_lock(&tq.mu);
+    dsm_lock(&tq.mu);
     for (struct task *t = tq.head; t; t = t->next)
         t->published = t->movable;
     tq.unpublished = 0;
     tq.hungry = false;
-    pthread_mutex_unlock(&tq.mu);
+    dsm_unlock(&tq.mu);
     send_hints();
 }
 
@@ -335,12 +335,12 @@ static void on_steal(int src, void *body, size_t len)
         g.data = t->data;
         g.ticket = (uint64_t)(uintptr_t)t;
     } else {
-        pthread_mutex_lock(&tq.mu);
+        dsm_lock(&tq.mu);
         if (tq.unpublished) {
             g.status |= GIVE_UNPUBLISHED;
             __atomic_store_n(&tq.hungry, true, __ATOMIC_RELEASE);
         }
-        pthread_mutex_unlock(&tq.mu);
+        dsm_unlock(&tq.mu);
         if (atomic_load(&tq.outstanding))
             g.status |= GIVE_BUSY;
         dsm_notice_news();      /* the creator may be waiting: let it publish */
@@ -516,12 +516,12 @@ static struct task *new_task(void (*fn)(void *), void *buf, long size)
  * table, to be queued when its predecessors are complete. */
 static void defer(struct task *t, void **depend)
 {
-    pthread_mutex_lock(&tq.mu);
+    dsm_lock(&tq.mu);
     if (depend)
         omp_dep_add(t->parent, t, depend);
     if (!atomic_load(&t->npred))
         enqueue_locked(t);
-    pthread_mutex_unlock(&tq.mu);
+    dsm_unlock(&tq.mu);
     if (t->movable && tq.hinted != dsm.epoch + 1)
         send_hints();
     publish_if_asked();
@@ -532,9 +532,9 @@ static void defer(struct task *t, void **depend)
 static void run_now_after_deps(void (*fn)(void *), void *buf, void **depend, bool final)
 {
     struct task *t = new_task(fn, NULL, 0);
-    pthread_mutex_lock(&tq.mu);
+    dsm_lock(&tq.mu);
     omp_dep_add(t->parent, t, depend);
-    pthread_mutex_unlock(&tq.mu);
+    dsm_unlock(&tq.mu);
     if (atomic_load(&t->npred))
         wait_for(&t->npred, child_of, cur, false);
     run_as_task(fn, buf, t->group, final);

@@ -15,6 +15,7 @@
  */
 #include "loop.h"
 
+#include "../dsm/dsm.h"
 #include "../dsm/log.h"
 #include "../dsm/net.h"
 #include "../dsm/xalloc.h"
@@ -76,7 +77,7 @@ static struct construct *find(uint64_t region, uint64_t seq)
 
 static void hand_out(const struct omp_ws_ask *a, uint64_t *lo, uint64_t *hi)
 {
-    pthread_mutex_lock(&ws.mu);
+    dsm_lock(&ws.mu);
     struct construct *c = find(a->region, a->seq);
     uint64_t left = a->n - c->next, take = (uint64_t)(a->chunk > 0 ? a->chunk : 1);
     if (a->kind == OMP_SCHED_GUIDED) {
@@ -89,7 +90,7 @@ static void hand_out(const struct omp_ws_ask *a, uint64_t *lo, uint64_t *hi)
     *lo = c->next;
     *hi = c->next + take;
     c->next += take;
-    pthread_mutex_unlock(&ws.mu);
+    dsm_unlock(&ws.mu);
 }
 
 static void on_next(int src, void *body, size_t len)
@@ -125,7 +126,7 @@ static void let_go(int node, uint64_t cookie)
 
 static void ordered_wait_at_0(int node, const struct ord_req *r)
 {
-    pthread_mutex_lock(&ws.mu);
+    dsm_lock(&ws.mu);
     struct construct *c = find(r->region, r->seq);
     bool due = c->ord_next == r->iter;
     if (!due) {
@@ -133,14 +134,14 @@ static void ordered_wait_at_0(int node, const struct ord_req *r)
         *w = (struct waiter){ .node = node, .cookie = r->cookie, .iter = r->iter, .next = c->waiting };
         c->waiting = w;
     }
-    pthread_mutex_unlock(&ws.mu);
+    dsm_unlock(&ws.mu);
     if (due)
         let_go(node, r->cookie);
 }
 
 static void ordered_done_at_0(const struct ord_req *r)
 {
-    pthread_mutex_lock(&ws.mu);
+    dsm_lock(&ws.mu);
     struct construct *c = find(r->region, r->seq);
     c->ord_next = r->iter;
     struct waiter *due = NULL;
@@ -151,7 +152,7 @@ static void ordered_done_at_0(const struct ord_req *r)
             break;
         }
     }
-    pthread_mutex_unlock(&ws.mu);
+    dsm_unlock(&ws.mu);
     if (due) {
         let_go(due->node, due->cookie);
         free(due);
@@ -183,7 +184,7 @@ void omp_ws_reset(void)
 {
     if (omp_rt.node != 0)
         return;
-    pthread_mutex_lock(&ws.mu);
+    dsm_lock(&ws.mu);
     while (ws.list) {
         struct construct *c = ws.list;
         ws.list = c->link;
@@ -191,7 +192,7 @@ void omp_ws_reset(void)
             dsm_fatal("a parallel region ended with threads waiting for their ordered turn");
         free(c);
     }
-    pthread_mutex_unlock(&ws.mu);
+    dsm_unlock(&ws.mu);
 }
 
 /* ---- at any node -------------------------------------------------------- */

@@ -1,5 +1,6 @@
 #!/bin/sh
-# run-tests.sh: runs every test of the project against a built tree and
+# run-tests.sh: runs every test of the project but the unit tests (those
+# are `make check`'s; tools/check.sh runs both) against a built tree and
 # prints one line per test ("PASS name" / "FAIL name"), then a final line
 # "N passed, N failed".  Exits non-zero if any test failed.  A case that
 # cannot run in this build prints a SKIP line saying why, and is counted in
@@ -90,14 +91,6 @@ segv_job() {
     fi
     report "null_deref np=$np tls=$tls" $ok "$log"
 }
-
-# ---- unit tests ------------------------------------------------------------
-log="$LOG/diff_unit.log"
-"$BUILD/tests/dsm/diff_unit" >"$log" 2>&1
-report diff_unit $? "$log"
-log="$LOG/migrate_decide_unit.log"
-"$BUILD/tests/migrate/decide_unit" >"$log" 2>&1
-report migrate_decide_unit $? "$log"
 
 # ---- launcher and bootstrap --------------------------------------------------
 log="$LOG/boot.log"

@@ -4,7 +4,8 @@
 #   tools/build.sh [--dir DIR] [extra configure options...]
 # DIR is relative to the source tree; configure options apply when DIR is
 # configured for the first time (e.g. --dir build-san --enable-sanitizers),
-# always with --enable-werror: the builds CI makes fail on a new warning.
+# always with --enable-werror (the builds CI makes fail on a new warning),
+# or when DIR was configured with other options (then it is rebuilt).
 set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 DIR=build
@@ -18,6 +19,11 @@ cd "$SRC"
 [ -x configure ] || autoreconf -fi >/dev/null
 mkdir -p "$DIR"
 cd "$DIR"
-[ -f Makefile ] || "$SRC/configure" --quiet --enable-werror "$@"
+set -- --enable-werror "$@"
+if [ -f Makefile ] && [ "$(./config.status --config)" != "$*" ]; then
+    make -s clean
+    rm Makefile
+fi
+[ -f Makefile ] || "$SRC/configure" --quiet "$@"
 make -s -j"$(nproc)" all
 make -s -j"$(nproc)" check TESTS= >/dev/null

@@ -1,0 +1,550 @@
+/*
+ * page_state.c: every change of a page's coherence state, one function per
+ * transition, and the table that says which are allowed.
+ *
+ * A page has a state (INVALID, RO, RW: its protection in the application
+ * view) and coherence flags: BUSY (a thread owns the page while a fetch, a
+ * flush or a protection change is under way; others wait on its stripe),
+ * SHARER (not at the home: the home's sharer bitmap has, or is about to
+ * have, our bit), HRW (at the home: writable with nobody else holding a
+ * copy, watched in home_rw), HOT (not at the home: kept writable across
+ * releases with its twin).  Invariants the table encodes: only a page
+ * that is not at its home has a twin, and only while it is RW (the pinned
+ * pages at their home keep a snapshot there instead); a HOT page is RW
+ * with a twin; an INVALID page has neither.
+ *
+ * The table (rules[] below) is also dsm/PROTOCOL.md's: a unit test
+ * compares the two.  In a checking build every transition checks the
+ * page before and after against it.
+ */
+#include "page_state.h"
+#include "log.h"
+#include "xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the table ----------------------------------------------------------- */
+
+#define INV (1 << PG_INVALID)
+#define RO (1 << PG_RO)
+#define RW (1 << PG_RW)
+#define ANY (INV | RO | RW)
+#define BUSY PF_BUSY
+#define SHARER PF_SHARER
+#define HRW PF_HRW
+#define HOT PF_HOT
+#define TWIN DSM_PS_TWIN
+
+const struct dsm_ps_rule dsm_ps_rules[] = {
+    /* event                from      must         must not          to           set          clear */
+    { DSM_EV_CLAIM,          ANY,     0,           BUSY,             DSM_PS_SAME, BUSY,        0 },
+    { DSM_EV_FETCHED,        INV,     BUSY,        TWIN,             PG_INVALID,  BUSY | SHARER, TWIN },
+    { DSM_EV_READ_MISS,      INV,     BUSY,        TWIN | HOT,       PG_RO,       0,           BUSY | TWIN | HOT },
+    { DSM_EV_WRITE_MISS,     INV,     BUSY,        TWIN | HOT,       PG_RW,       TWIN,        BUSY | HOT },
+    { DSM_EV_WRITE_UPGRADE,  RO,      0,           BUSY | TWIN | HOT, PG_RW,      TWIN,        BUSY | HOT },
+    { DSM_EV_HOME_READ,      INV | RO, 0,          BUSY | TWIN | HOT, PG_RO,      0,           BUSY | TWIN | HOT },
+    { DSM_EV_HOME_WRITE,     INV | RO, 0,          BUSY | TWIN | HOT, PG_RW,      0,           BUSY | TWIN | HOT },
+    { DSM_EV_HOME_UNSHARED,  INV | RO, 0,          BUSY | TWIN | HOT, PG_RW,      0,           BUSY | TWIN | HOT },
+    { DSM_EV_HOME_PINNED,    INV | RO, 0,          BUSY | HOT,       PG_RW,       0,           BUSY | HOT },
+    { DSM_EV_WATCH,          RW,      0,           BUSY | HRW | HOT, DSM_PS_SAME, HRW,         BUSY | HOT },
+    { DSM_EV_UNWATCH,        ANY,     HRW,         0,                DSM_PS_SAME, 0,           HRW },
+    { DSM_EV_PUBLISH,        ANY,     BUSY,        HOT,              PG_RO,       0,           BUSY | TWIN | HOT },
+    { DSM_EV_KEEP_HOT,       RW,      TWIN,        BUSY | HOT,       PG_RW,       TWIN | HOT,  BUSY },
+    { DSM_EV_HOT_REFRESH,    RW,      TWIN | HOT,  BUSY,             PG_RW,       TWIN | HOT,  BUSY },
+    { DSM_EV_COOL,           RW,      TWIN | HOT,  BUSY,             PG_RO,       0,           BUSY | TWIN | HOT },
+    { DSM_EV_DROP_HOT,       RW,      TWIN | HOT,  BUSY,             PG_RW,       0,           TWIN | HOT },
+    { DSM_EV_INVALIDATE,     RO | RW, BUSY,        TWIN | HOT,       PG_INVALID,  0,           BUSY | TWIN | HOT },
+    { DSM_EV_ADOPT,          INV | RO, BUSY,       TWIN | HOT,       PG_RW,       0,           BUSY | TWIN | HOT },
+    { DSM_EV_SNAPSHOT,       RO | RW, 0,           BUSY | HOT,       DSM_PS_SAME, TWIN,        BUSY | HOT },
+    { DSM_EV_PIN,            INV,     0,           BUSY | TWIN,      PG_RW,       0,           BUSY | TWIN },
+    { DSM_EV_REHOME,         ANY,     0,           BUSY,             DSM_PS_SAME, 0,           BUSY | SHARER },
+};
+const size_t dsm_ps_nrules = sizeof dsm_ps_rules / sizeof dsm_ps_rules[0];
+
+static const char *const event_names[DSM_EV_COUNT] = {
+    [DSM_EV_CLAIM] = "claim",
+    [DSM_EV_FETCHED] = "fetched",
+    [DSM_EV_READ_MISS] = "read-miss",
+    [DSM_EV_WRITE_MISS] = "write-miss",
+    [DSM_EV_WRITE_UPGRADE] = "write-upgrade",
+    [DSM_EV_HOME_READ] = "home-read",
+    [DSM_EV_HOME_WRITE] = "home-write",
+    [DSM_EV_HOME_UNSHARED] = "home-unshared",
+    [DSM_EV_HOME_PINNED] = "home-pinned",
+    [DSM_EV_WATCH] = "watch",
+    [DSM_EV_UNWATCH] = "unwatch",
+    [DSM_EV_PUBLISH] = "publish",
+    [DSM_EV_KEEP_HOT] = "keep-hot",
+    [DSM_EV_HOT_REFRESH] = "hot-refresh",
+    [DSM_EV_COOL] = "cool",
+    [DSM_EV_DROP_HOT] = "drop-hot",
+    [DSM_EV_INVALIDATE] = "invalidate",
+    [DSM_EV_ADOPT] = "adopt",
+    [DSM_EV_SNAPSHOT] = "snapshot",
+    [DSM_EV_PIN] = "pin",
+    [DSM_EV_REHOME] = "rehome",
+};
+
+const char *dsm_ps_event_name(enum dsm_event ev)
+{
+    return ev < DSM_EV_COUNT ? event_names[ev] : "?";
+}
+
+static const char *const state_names[] = { "INVALID", "RO", "RW" };
+
+static void format_states(uint8_t mask, char *buf, size_t len)
+{
+    if (mask == ANY) {
+        snprintf(buf, len, "any");
+        return;
+    }
+    buf[0] = '\0';
+    for (int s = PG_INVALID; s <= PG_RW; s++)
+        if (mask & (1 << s))
+            snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? "," : "", state_names[s]);
+}
+
+static void format_flags(uint8_t flags, char *buf, size_t len)
+{
+    static const struct { uint8_t f; const char *name; } names[] = {
+        { PF_BUSY, "BUSY" }, { PF_SHARER, "SHARER" }, { PF_HRW, "HRW" }, { PF_HOT, "HOT" }, { DSM_PS_TWIN, "TWIN" },
+    };
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (flags & names[i].f)
+            snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? "," : "", names[i].name);
+    if (!buf[0])
+        snprintf(buf, len, "-");
+}
+
+void dsm_ps_rule_format(const struct dsm_ps_rule *r, char *buf, size_t len)
+{
+    char from[32], must[48], mustnot[48], to[16], set[48], clear[48];
+    format_states(r->from, from, sizeof from);
+    format_flags(r->from_set, must, sizeof must);
+    format_flags(r->from_clear, mustnot, sizeof mustnot);
+    snprintf(to, sizeof to, "%s", r->to == DSM_PS_SAME ? "same" : state_names[r->to]);
+    format_flags(r->to_set, set, sizeof set);
+    format_flags(r->to_clear, clear, sizeof clear);
+    snprintf(buf, len, "%s | %s | %s | %s | %s | %s | %s", dsm_ps_event_name(r->ev), from, must, mustnot, to, set,
+             clear);
+}
+
+static bool rule_allows(const struct dsm_ps_rule *r, uint8_t fs, uint8_t ff, uint8_t ts, uint8_t tf)
+{
+    return (r->from & (1 << fs)) && (ff & r->from_set) == r->from_set && !(ff & r->from_clear)
+        && (r->to == DSM_PS_SAME ? ts == fs : ts == r->to) && (tf & r->to_set) == r->to_set && !(tf & r->to_clear);
+}
+
+bool dsm_ps_allowed(enum dsm_event ev, uint8_t fs, uint8_t ff, uint8_t ts, uint8_t tf)
+{
+    for (size_t i = 0; i < dsm_ps_nrules; i++)
+        if (dsm_ps_rules[i].ev == ev && rule_allows(&dsm_ps_rules[i], fs, ff, ts, tf))
+            return true;
+    return false;
+}
+
+/* ---- checking ------------------------------------------------------------ */
+
+/* A page's state and tracked flags, taken before a transition. */
+struct snap {
+    uint8_t state, flags;
+};
+
+#ifdef OMPDSM_CHECKING
+static struct snap snap(uint64_t page)
+{
+    uint8_t f = __atomic_load_n(&dsm.flags[page], __ATOMIC_RELAXED) & DSM_PS_TRACKED;
+    return (struct snap){ dsm.state[page], (uint8_t)(f | (dsm.twin[page] ? DSM_PS_TWIN : 0)) };
+}
+
+static void refuse(uint64_t page, enum dsm_event ev, struct snap b, struct snap a)
+{
+    char ff[48], tf[48];
+    format_flags(b.flags, ff, sizeof ff);
+    format_flags(a.flags, tf, sizeof tf);
+    dsm_fatal("internal: page %lu: transition %s from %s {%s} to %s {%s} is not in the protocol's table "
+              "(dsm/PROTOCOL.md)", (unsigned long)page, dsm_ps_event_name(ev), state_names[b.state], ff,
+              state_names[a.state], tf);
+}
+#endif
+
+/* The page as it is before a transition (nothing in other builds). */
+static inline struct snap before(uint64_t page)
+{
+#ifdef OMPDSM_CHECKING
+    return snap(page);
+#else
+    (void)page;
+    return (struct snap){ 0, 0 };
+#endif
+}
+
+/* Checking build: stops the node unless the table allows the transition
+ * of the page from b to what it is now. */
+static inline void after(uint64_t page, enum dsm_event ev, struct snap b)
+{
+#ifdef OMPDSM_CHECKING
+    struct snap a = snap(page);
+    if (!dsm_ps_allowed(ev, b.state, b.flags, a.state, a.flags))
+        refuse(page, ev, b, a);
+#else
+    (void)page;
+    (void)ev;
+    (void)b;
+#endif
+}
+
+/* ---- shared steps -------------------------------------------------------- */
+
+bool dsm_shared(uint64_t page)
+{
+    return __atomic_load_n(&dsm.sharers[1 + page / 64], __ATOMIC_SEQ_CST) & (1ULL << (page % 64));
+}
+
+void dsm_set_home(uint64_t page, int home)
+{
+    dsm.home[page] = (uint16_t)(home + 1);
+}
+
+static void settle(uint64_t page, enum dsm_state st)
+{
+    dsm_protect(page, 1, st);
+    dsm.state[page] = (uint8_t)st;
+}
+
+static void drop_twin(uint64_t page)
+{
+    free(dsm.twin[page]);
+    dsm.twin[page] = NULL;
+}
+
+static void refresh_twin(uint64_t page)
+{
+    memcpy(dsm.twin[page], dsm_rt(page), dsm.page_size);
+}
+
+static void make_twin(uint64_t page)
+{
+    void *t = xmalloc(dsm.page_size);
+    memcpy(t, dsm_rt(page), dsm.page_size);
+    dsm.twin[page] = t;
+    dsm_note_written(page);
+}
+
+/* Wakes the threads waiting for the page; stripe lock held. */
+static void unbusy(uint64_t page)
+{
+    dsm_flag_clear(page, PF_BUSY);
+    pthread_cond_broadcast(&dsm_stripe(page)->cv);
+}
+
+/* A home page nobody else holds, writable: watched (home_rw) so that a
+ * sharer registering later makes its writes noted. */
+static void watch(uint64_t page)
+{
+    if (dsm_flag(page, PF_HRW))
+        return;
+    struct snap b = before(page);
+    dsm_lock(&dsm.lists_mu);
+    dsm_plist_add(&dsm.home_rw, page);
+    dsm_flag_set(page, PF_HRW);
+    dsm_unlock(&dsm.lists_mu);
+    after(page, DSM_EV_WATCH, b);
+}
+
+/* ---- the fault path ------------------------------------------------------ */
+
+void dsm_ps_claim(uint64_t page)
+{
+    struct snap b = before(page);
+    dsm_flag_set(page, PF_BUSY);
+    after(page, DSM_EV_CLAIM, b);
+}
+
+/* The first fetch of each page also puts it in the fresh list: the home
+ * does not know yet that we hold a copy (flush.c registers us at our next
+ * release). */
+void dsm_ps_fetched(uint64_t page)
+{
+    if (dsm_flag(page, PF_SHARER))
+        return;
+    struct snap b = before(page);
+    dsm_flag_set(page, PF_SHARER);
+    dsm_lock(&dsm.lists_mu);
+    dsm_plist_add(&dsm.fresh, page);
+    dsm_unlock(&dsm.lists_mu);
+    after(page, DSM_EV_FETCHED, b);
+}
+
+void dsm_ps_remote_fault(uint64_t page, bool write)
+{
+    struct snap b = before(page);
+    bool missed = dsm.state[page] == PG_INVALID;
+    if (missed)
+        unbusy(page);
+    if (write) {
+        make_twin(page);
+        settle(page, PG_RW);
+    } else {
+        settle(page, PG_RO);
+    }
+    after(page, !missed ? DSM_EV_WRITE_UPGRADE : write ? DSM_EV_WRITE_MISS : DSM_EV_READ_MISS, b);
+}
+
+void dsm_ps_home_fault(uint64_t page, bool write)
+{
+    struct snap b = before(page);
+    if (dsm_pinned(page)) {
+        settle(page, PG_RW);
+        after(page, DSM_EV_HOME_PINNED, b);
+    } else if (!dsm_shared(page)) {
+        settle(page, PG_RW);
+        after(page, DSM_EV_HOME_UNSHARED, b);
+        watch(page);
+    } else if (write) {
+        dsm_note_written(page);
+        settle(page, PG_RW);
+        after(page, DSM_EV_HOME_WRITE, b);
+    } else {
+        settle(page, PG_RO);
+        after(page, DSM_EV_HOME_READ, b);
+    }
+}
+
+/* ---- claiming and settling lists ---------------------------------------- */
+
+uint64_t *dsm_claim(const uint64_t *pages, size_t n, bool (*want)(size_t i, uint64_t page, const void *arg),
+                    const void *arg, size_t *k)
+{
+    uint64_t *claimed = xcalloc(n + 1, sizeof *claimed);
+    *k = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct dsm_stripe *s = dsm_stripe(pages[i]);
+        dsm_lock(&s->mu);
+        while (dsm_flag(pages[i], PF_BUSY))
+            pthread_cond_wait(&s->cv, &s->mu);
+        if (want(i, pages[i], arg)) {
+            dsm_ps_claim(pages[i]);
+            claimed[(*k)++] = pages[i];
+        }
+        dsm_unlock(&s->mu);
+    }
+    return claimed;
+}
+
+void dsm_settle_claimed(const uint64_t *sorted, size_t n, enum dsm_state st, enum dsm_event ev)
+{
+    if (n)
+        dsm_protect_list(sorted, n, st);
+    for (size_t i = 0; i < n; i++) {
+        struct dsm_stripe *s = dsm_stripe(sorted[i]);
+        dsm_lock(&s->mu);
+        struct snap b = before(sorted[i]);
+        dsm.state[sorted[i]] = (uint8_t)st;
+        unbusy(sorted[i]);
+        after(sorted[i], ev, b);
+        dsm_unlock(&s->mu);
+    }
+}
+
+/* ---- the release --------------------------------------------------------- */
+
+void dsm_ps_publish(uint64_t page)
+{
+    struct snap b = before(page);
+    drop_twin(page);
+    dsm.state[page] = PG_RO;
+    dsm_flag_clear(page, PF_REL);
+    unbusy(page);
+    after(page, DSM_EV_PUBLISH, b);
+}
+
+void dsm_ps_keep_hot(uint64_t page)
+{
+    struct snap b = before(page);
+    refresh_twin(page);
+    dsm_flag_clear(page, PF_REL);
+    dsm_flag_set(page, PF_HOT);
+    after(page, DSM_EV_KEEP_HOT, b);
+}
+
+void dsm_ps_hot_refresh(uint64_t page)
+{
+    struct snap b = before(page);
+    refresh_twin(page);
+    after(page, DSM_EV_HOT_REFRESH, b);
+}
+
+void dsm_cool(uint64_t page)
+{
+    struct dsm_stripe *s = dsm_stripe(page);
+    dsm_lock(&s->mu);
+    if (dsm_flag(page, PF_HOT)) {
+        struct snap b = before(page);
+        settle(page, PG_RO);
+        drop_twin(page);
+        dsm_flag_clear(page, PF_HOT);
+        after(page, DSM_EV_COOL, b);
+    }
+    dsm_unlock(&s->mu);
+}
+
+void dsm_ps_snapshot(uint64_t page)
+{
+    struct snap b = before(page);
+    if (!dsm.twin[page])
+        dsm.twin[page] = xmalloc(dsm.page_size);
+    refresh_twin(page);
+    after(page, DSM_EV_SNAPSHOT, b);
+}
+
+static void unwatch(uint64_t page)
+{
+    struct snap b = before(page);
+    dsm_flag_clear(page, PF_HRW);
+    after(page, DSM_EV_UNWATCH, b);
+}
+
+/* Takes out of home_rw the pages `gone` says; lists_mu held. */
+static void unwatch_if(bool (*gone)(uint64_t page), struct dsm_plist *found)
+{
+    struct dsm_plist *l = &dsm.home_rw;
+    for (size_t i = 0; i < l->n;) {
+        uint64_t p = l->pages[i];
+        if (gone(p)) {
+            l->pages[i] = l->pages[--l->n];
+            unwatch(p);
+            if (found)
+                dsm_plist_add(found, p);
+        } else {
+            i++;
+        }
+    }
+}
+
+void dsm_ps_unwatch_shared(struct dsm_plist *found)
+{
+    dsm_lock(&dsm.lists_mu);
+    unwatch_if(dsm_shared, found);
+    dsm_unlock(&dsm.lists_mu);
+}
+
+/* ---- the acquire --------------------------------------------------------- */
+
+/* The home's own copy is always current and is kept; so is a copy whose
+ * only writer was this node (it is byte for byte what the home has). */
+static bool must_drop(uint64_t page, int32_t writer)
+{
+    if (writer == dsm.node)
+        return false;
+    uint16_t h = dsm.home[page];
+    return h != (uint16_t)(dsm.node + 1);
+}
+
+/* Under the stripe lock: a copy to drop is one still held.  Callers flush
+ * first: no page in the list may still have a twin but a hot page's, which
+ * then equals its contents. */
+static bool droppable(size_t i, uint64_t page, const void *arg)
+{
+    const int32_t *writers = arg;
+    if (!must_drop(page, writers ? writers[i] : -1) || dsm.state[page] == PG_INVALID)
+        return false;
+    if (dsm.twin[page]) {
+        if (!dsm_flag(page, PF_HOT) || memcmp(dsm.twin[page], dsm_rt(page), dsm.page_size))
+            dsm_fatal("internal: invalidating page %lu with unflushed writes", (unsigned long)page);
+        struct snap b = before(page);
+        drop_twin(page);
+        dsm_flag_clear(page, PF_HOT);
+        after(page, DSM_EV_DROP_HOT, b);
+    }
+    return true;
+}
+
+/* Pages are marked busy, protected in coalesced ranges, then settled, so
+ * that a thread faulting meanwhile waits instead of racing with the
+ * protection change. */
+void dsm_invalidate(const uint64_t *pages, const int32_t *writers, size_t n)
+{
+    size_t k;
+    uint64_t *drop = dsm_claim(pages, n, droppable, writers, &k);
+    dsm_settle_claimed(drop, k, PG_INVALID, DSM_EV_INVALIDATE);
+    free(drop);
+}
+
+/* ---- start-up and home migration ---------------------------------------- */
+
+void dsm_ps_pin(uint64_t first, uint64_t n)
+{
+    dsm_protect(first, n, PG_RW);
+    for (uint64_t p = first; p < first + n; p++) {
+        struct snap b = before(p);
+        dsm.state[p] = PG_RW;
+        after(p, DSM_EV_PIN, b);
+    }
+}
+
+static bool adoptable(size_t i, uint64_t page, const void *arg)
+{
+    (void)i;
+    (void)arg;
+    return dsm.state[page] != PG_RW && !dsm_pinned(page) && !dsm_shared(page);
+}
+
+/* Pages this node has just become home of, that no other node holds
+ * (home migration moved them here and every other copy was dropped):
+ * writable at once, watched as unshared pages are (home_rw), as the first
+ * fault of each would leave them.  A migration moves thousands of pages
+ * whose new home goes on to use them; this saves a fault per page.
+ * `sorted` is in increasing order; no stripe lock may be held. */
+void dsm_adopt(const uint64_t *sorted, size_t n)
+{
+    size_t k;
+    uint64_t *todo = dsm_claim(sorted, n, adoptable, NULL, &k);
+    dsm_settle_claimed(todo, k, PG_RW, DSM_EV_ADOPT);
+    for (size_t i = 0; i < k; i++)
+        watch(todo[i]);
+    free(todo);
+}
+
+/* Every node records the new home and forgets that it registered as a
+ * sharer; the new home cools a hot page of its own (home pages keep no
+ * twin) and starts the page unshared: nobody holds a copy once every other
+ * node has dropped its own (dsm_rehome_end). */
+void dsm_rehome(struct dsm_rehoming *r, uint64_t page, int from, int to)
+{
+    if (to == dsm.node)
+        dsm_cool(page);
+    struct snap b = before(page);
+    dsm_set_home(page, to);
+    dsm_flag_clear(page, PF_SHARER);
+    if (to == dsm.node) {
+        __atomic_fetch_and(&dsm.sharers[1 + page / 64], ~(1ULL << (page % 64)), __ATOMIC_SEQ_CST);
+        dsm_plist_add(&r->in, page);
+    } else {
+        dsm_plist_add(&r->out, page);
+    }
+    after(page, DSM_EV_REHOME, b);
+}
+
+static bool homed_elsewhere(uint64_t page)
+{
+    return dsm.home[page] != (uint16_t)(dsm.node + 1);
+}
+
+/* The old homes forget the pages they watched as unshared, every node
+ * drops its copies of the pages homed elsewhere now, and the new homes
+ * adopt theirs. */
+void dsm_rehome_end(struct dsm_rehoming *r)
+{
+    dsm_lock(&dsm.lists_mu);
+    unwatch_if(homed_elsewhere, NULL);
+    dsm_unlock(&dsm.lists_mu);
+    dsm_invalidate(r->out.pages, NULL, r->out.n);
+    dsm_plist_sort(&r->in);
+    dsm_adopt(r->in.pages, r->in.n);
+    dsm_plist_free(&r->in);
+    dsm_plist_free(&r->out);
+}

@@ -1,0 +1,133 @@
+/*
+ * page_state.h: the transitions of a page's coherence state, the only
+ * code that changes a page's state, its coherence flags (BUSY, SHARER,
+ * HRW, HOT), its twin, its home and its sharer bit (page_state.c).
+ *
+ * Each transition is named after what the code does at that point
+ * (dsm/PROTOCOL.md has the table and who calls what, from which
+ * context).  The list flags (REL, BAR, CNT) only say that a page is in one
+ * of page.c's lists: page.c changes them.
+ *
+ * The table of allowed transitions is data (dsm_ps_rules): in a checking
+ * build (configure --enable-checking) every transition compares the page
+ * before and after with it and stops the node, naming page, event, from
+ * and to, on a pair the table does not allow.
+ */
+#ifndef DSM_PAGE_STATE_H
+#define DSM_PAGE_STATE_H
+
+#include "dsm.h"
+
+enum dsm_event {
+    DSM_EV_CLAIM,           /* marked BUSY: a fetch, flush or settle is under way */
+    DSM_EV_FETCHED,         /* its first fetch: we may now hold a copy (SHARER) */
+    DSM_EV_READ_MISS,       /* fetched for a read, or read ahead: read-only */
+    DSM_EV_WRITE_MISS,      /* fetched for a write: twin, writable */
+    DSM_EV_WRITE_UPGRADE,   /* a write to a read-only copy: twin, writable */
+    DSM_EV_HOME_READ,       /* a read at the home of a shared page */
+    DSM_EV_HOME_WRITE,      /* a write at the home of a shared page (noted) */
+    DSM_EV_HOME_UNSHARED,   /* any access at the home of a page nobody else holds */
+    DSM_EV_HOME_PINNED,     /* any access at the home of a pinned page */
+    DSM_EV_WATCH,           /* writable at the home unshared: in home_rw (HRW) */
+    DSM_EV_UNWATCH,         /* out of home_rw: shared now, or homed elsewhere */
+    DSM_EV_PUBLISH,         /* diffed at a release: read-only, twin dropped */
+    DSM_EV_KEEP_HOT,        /* diffed at a release, stays writable (HOT) */
+    DSM_EV_HOT_REFRESH,     /* a hot page diffed: its twin refreshed */
+    DSM_EV_COOL,            /* a hot page stops being one: read-only */
+    DSM_EV_DROP_HOT,        /* a hot page about to be invalidated drops its twin */
+    DSM_EV_INVALIDATE,      /* a copy dropped at an acquire */
+    DSM_EV_ADOPT,           /* the new home of a page nobody holds: writable */
+    DSM_EV_SNAPSHOT,        /* a pinned page at its home: snapshot in its twin */
+    DSM_EV_PIN,             /* a pinned page at its home, at start-up: writable */
+    DSM_EV_REHOME,          /* the page's home moved (migration) */
+    DSM_EV_COUNT
+};
+
+/* A pseudo-flag for the table: the page has a twin. */
+#define DSM_PS_TWIN (1 << 7)
+/* The flags the table speaks of; the list flags are left out. */
+#define DSM_PS_TRACKED (PF_BUSY | PF_SHARER | PF_HRW | PF_HOT | DSM_PS_TWIN)
+/* A rule's `to` that keeps the state the page had. */
+#define DSM_PS_SAME (-1)
+
+/* An allowed transition: the page's state is in the mask `from` (1 <<
+ * state), has the flags from_set and none of from_clear; after, its state
+ * is `to` and it has the flags to_set and none of to_clear. */
+struct dsm_ps_rule {
+    enum dsm_event ev;
+    uint8_t from, from_set, from_clear;
+    int8_t to;
+    uint8_t to_set, to_clear;
+};
+
+extern const struct dsm_ps_rule dsm_ps_rules[];
+extern const size_t dsm_ps_nrules;
+const char *dsm_ps_event_name(enum dsm_event ev);
+/* The rule as the first seven cells of PROTOCOL.md's table row. */
+void dsm_ps_rule_format(const struct dsm_ps_rule *r, char *buf, size_t len);
+/* Whether the table allows the page to go from (state, flags) to (state,
+ * flags) at event ev; flags are tracked flags (DSM_PS_TRACKED). */
+bool dsm_ps_allowed(enum dsm_event ev, uint8_t from_state, uint8_t from_flags, uint8_t to_state, uint8_t to_flags);
+
+/* At the home: whether another node may hold a copy of the page. */
+bool dsm_shared(uint64_t page);
+/* The page's home is `home` (a first touch arbitrated, a hint learnt). */
+void dsm_set_home(uint64_t page, int home);
+
+/* ---- the fault path (fault.c) ---- */
+/* Stripe lock held, page not BUSY: marks it BUSY. */
+void dsm_ps_claim(uint64_t page);
+/* A claimed page has just been fetched. */
+void dsm_ps_fetched(uint64_t page);
+/* Stripe lock held, the page at a node that is not its home: fetched
+ * (claimed, INVALID) or read-only for a write; it becomes RO or RW. */
+void dsm_ps_remote_fault(uint64_t page, bool write);
+/* Stripe lock held, the page at its home, INVALID or RO. */
+void dsm_ps_home_fault(uint64_t page, bool write);
+
+/* ---- claiming and settling lists of pages ---- */
+/* Claims (marks BUSY) the pages of the list that `want` accepts, waiting
+ * first for any fetch or flush under way on each; `want` runs under the
+ * page's stripe lock.  Returns the claimed pages, in list order, in a
+ * malloc'd array (*k of them), for dsm_settle_claimed(). */
+uint64_t *dsm_claim(const uint64_t *pages, size_t n, bool (*want)(size_t i, uint64_t page, const void *arg),
+                    const void *arg, size_t *k);
+/* Pages claimed by the caller, sorted: protected in coalesced ranges, then
+ * given state st by event ev and released to the threads that wait. */
+void dsm_settle_claimed(const uint64_t *sorted, size_t n, enum dsm_state st, enum dsm_event ev);
+
+/* ---- the release (flush.c) ---- */
+/* Stripe lock held, the page claimed and its diff taken: read-only. */
+void dsm_ps_publish(uint64_t page);
+/* The page written in this interval stays writable: twin refreshed, HOT. */
+void dsm_ps_keep_hot(uint64_t page);
+/* A hot page's diff was taken: its twin becomes its contents. */
+void dsm_ps_hot_refresh(uint64_t page);
+/* A hot page (PF_HOT) stops being kept writable: read-only, its twin
+ * dropped.  Only right after a release (its twin is then its contents). */
+void dsm_cool(uint64_t page);
+/* A pinned page at its home: its twin becomes a snapshot of it. */
+void dsm_ps_snapshot(uint64_t page);
+/* Home pages watched as unshared (home_rw) that another node registered
+ * for since: out of the watch, appended to `found`. */
+void dsm_ps_unwatch_shared(struct dsm_plist *found);
+
+/* ---- the acquire (invalidate.c, barrier.c, lock.c) ---- */
+/* Invalidate a list of pages that other nodes wrote (writers: each page's
+ * writer, -1 for several; NULL: not this node). */
+void dsm_invalidate(const uint64_t *pages, const int32_t *writers, size_t n);
+
+/* ---- start-up and home migration ---- */
+/* The pinned pages [first, first + n), at their home: writable. */
+void dsm_ps_pin(uint64_t first, uint64_t n);
+/* At the new home of pages nobody else holds: make them writable now. */
+void dsm_adopt(const uint64_t *sorted, size_t n);
+/* A migration's moves, applied at every node: dsm_rehome() for each (the
+ * new home has the data already), then dsm_rehome_end(). */
+struct dsm_rehoming {
+    struct dsm_plist in, out;
+};
+void dsm_rehome(struct dsm_rehoming *r, uint64_t page, int from, int to);
+void dsm_rehome_end(struct dsm_rehoming *r);
+
+#endif

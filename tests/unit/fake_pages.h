@@ -1,0 +1,36 @@
+/*
+ * fake_pages.h: the coherence layer's page tables in one process, without
+ * memory protection or a network, for the unit tests of the page-state
+ * transitions (dsm/page_state.c, dsm/page.c).
+ *
+ * There are FAKE_PAGES pages of FAKE_PAGE_SIZE bytes; their runtime view
+ * is ordinary memory, and dsm_protect() records each page's protection
+ * instead of calling mprotect, so that a test can check that the
+ * protection follows the state.  This node is node 1 of 3 unless a test
+ * says otherwise.
+ */
+#ifndef TESTS_UNIT_FAKE_PAGES_H
+#define TESTS_UNIT_FAKE_PAGES_H
+
+#include "dsm.h"
+#include "page_state.h"
+
+enum { FAKE_PAGES = 256, FAKE_PAGE_SIZE = 4096 };
+
+/* Each page's protection, as the last dsm_protect() left it. */
+extern enum dsm_state fake_prot[FAKE_PAGES];
+
+/* Fresh tables; every page homed at `home_of(page)` (NULL: page % 3). */
+void fake_pages_init(int node, int (*home_of)(uint64_t page));
+/* Another node registered as a sharer of the page (at its home). */
+void fake_set_sharer(uint64_t page);
+/* Whether the list holds the page. */
+bool fake_in(const struct dsm_plist *l, uint64_t page);
+
+/* The fault path of dsm_fault() for a page claimed for a fetch: claim,
+ * fetched, and the remote fault, as fault.c runs them. */
+void fake_remote_miss(uint64_t page, bool write);
+/* A fault on a page held, under its stripe lock. */
+void fake_fault_locked(uint64_t page, bool write, bool at_home);
+
+#endif
