@@ -513,7 +513,7 @@ void dsm_adopt(const uint64_t *sorted, size_t n)
  * sharer; the new home cools a hot page of its own (home pages keep no
  * twin) and starts the page unshared: nobody holds a copy once every other
  * node has dropped its own (dsm_rehome_end). */
-void dsm_rehome(struct dsm_rehoming *r, uint64_t page, int from, int to)
+void dsm_rehome(struct dsm_rehoming *r, uint64_t page, int to)
 {
     if (to == dsm.node)
         dsm_cool(page);

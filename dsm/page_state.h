@@ -127,7 +127,7 @@ void dsm_adopt(const uint64_t *sorted, size_t n);
 struct dsm_rehoming {
     struct dsm_plist in, out;
 };
-void dsm_rehome(struct dsm_rehoming *r, uint64_t page, int from, int to);
+void dsm_rehome(struct dsm_rehoming *r, uint64_t page, int to);
 void dsm_rehome_end(struct dsm_rehoming *r);
 
 #endif

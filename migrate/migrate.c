@@ -205,7 +205,7 @@ static void apply_moves(const struct mig_move *m, size_t n)
         past[p].bounces += past[p].from == m[i].to + 1 && past[p].bounces < UINT8_MAX;
         past[p].from = (uint16_t)(m[i].from + 1);
         past[p].at = point;
-        dsm_rehome(&r, p, m[i].from, m[i].to);
+        dsm_rehome(&r, p, m[i].to);
         STAT_ADD(pages_migrated_in, m[i].to == dsm.node);
         STAT_ADD(pages_migrated_out, m[i].to != dsm.node && m[i].from == dsm.node);
     }

@@ -92,23 +92,23 @@ static void balance(void)
     EXPECT(abs(to1 - to2) <= 1, "evenly shared pages split %d / %d", to1, to2);
 }
 
-/* Pages written by node 1 alone (home 0), decided at point 6.  Page 1
- * left node 1 for node 0 at point 5, having bounced once before: it must
- * stay two points, and stays.  Page 4 left node 1 at point 5 too, for the
+/* Pages written by node 1 alone (home 0), decided at point 12.  Page 1
+ * left node 1 for node 0 at point 11, having bounced once before: it must
+ * stay 8 points, and stays.  Page 4 left node 1 at point 11 too, for the
  * first time: it may go back at once.  Page 5 left node 1 at point 3,
- * having bounced once: two points are up, it goes back (and page 2, which
+ * having bounced once: 8 points are up, it goes back (and page 2, which
  * never moved, and page 3, which came from node 2, go to node 1). */
 static void bounce(void)
 {
     struct mig_count c[] = { { 1, 1, 0, 3 }, { 2, 1, 0, 3 }, { 3, 1, 0, 3 }, { 4, 1, 0, 3 }, { 5, 1, 0, 3 } };
-    struct mig_past past[6] = { [1] = { 2, 1, 5 }, [3] = { 3, 0, 5 }, [4] = { 2, 0, 5 }, [5] = { 2, 1, 3 } };
+    struct mig_past past[6] = { [1] = { 2, 1, 11 }, [3] = { 3, 0, 11 }, [4] = { 2, 0, 11 }, [5] = { 2, 1, 3 } };
     struct mig_move m[6];
-    size_t k = mig_decide(c, 5, 3, 0, keep_none, past, 6, m);
+    size_t k = mig_decide(c, 5, 3, 0, keep_none, past, 12, m);
     EXPECT(dest(m, k, 1) == -1, "page 1 bounced back to node %d one point after it left", dest(m, k, 1));
     EXPECT(dest(m, k, 2) == 1, "page 2 should go to node 1, went to %d", dest(m, k, 2));
     EXPECT(dest(m, k, 3) == 1, "page 3 (came from node 2) should go to node 1, went to %d", dest(m, k, 3));
     EXPECT(dest(m, k, 4) == 1, "page 4 (its first bounce) should go back to node 1, went to %d", dest(m, k, 4));
-    EXPECT(dest(m, k, 5) == 1, "page 5 (stayed two points) should go back to node 1, went to %d", dest(m, k, 5));
+    EXPECT(dest(m, k, 5) == 1, "page 5 (stayed 9 points) should go back to node 1, went to %d", dest(m, k, 5));
 }
 
 int main(void)

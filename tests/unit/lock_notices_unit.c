@@ -18,14 +18,15 @@ enum { REFUSED_COUNT = -1 };
 
 static void acquire_from(int node, uint64_t id, uint64_t epoch, bool try_only)
 {
-    struct lock_req r = { .cookie = 100 + (uint64_t)node, .id = id, .epoch = epoch, .count = try_only };
+    struct lock_req r = { .cookie = 100 + (uint64_t)node, .key = id, .epoch = epoch, .count = try_only,
+                          .space = DSM_LOCK_PROGRAM };
     fake_deliver(node, OP_LOCK_ACQ, &r, sizeof r);
 }
 
 static void release_from(int node, uint64_t id, uint64_t epoch, const uint64_t *pages, size_t n)
 {
     _Alignas(8) char buf[1024];
-    struct lock_req r = { .id = id, .epoch = epoch, .count = n };
+    struct lock_req r = { .key = id, .epoch = epoch, .count = n, .space = DSM_LOCK_PROGRAM };
     memcpy(buf, &r, sizeof r);
     if (n)
         memcpy(buf + sizeof r, pages, n * sizeof *pages);
@@ -123,13 +124,13 @@ static void acquirer_drops_and_releases(void)
     acquire_from(1, id, 0, false);
     grant_to(1, p);
     release_from(1, id, 0, w, 2);
-    dsm_lock_acquire(id);
+    dsm_lock_acquire(DSM_LOCK_PROGRAM, id);
     EXPECT(fake_ndropped == 2 && fake_dropped[0] == 11 && fake_dropped[1] == 12, "dropped %zu pages",
            fake_ndropped);
     uint64_t logged[] = { 20, 14, 20, 15 };
     for (int i = 0; i < 4; i++)
         dsm_plist_add(&dsm.lock_log, logged[i]);
-    dsm_lock_release(id);
+    dsm_lock_release(DSM_LOCK_PROGRAM, id);
     acquire_from(2, id, 0, false);
     EXPECT(grant_to(2, p) == 5 && p[0] == 11 && p[1] == 12 && p[2] == 14 && p[3] == 15 && p[4] == 20,
            "the release did not send 14, 15 and 20 once each");

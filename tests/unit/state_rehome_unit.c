@@ -16,9 +16,9 @@ static void moved_in_is_adopted(void)
     fake_remote_miss(p, false);
     fake_set_sharer(p);
     struct dsm_rehoming r = { 0 };
-    dsm_rehome(&r, p, 0, 1);
+    dsm_rehome(&r, p, 1);
     dsm_rehome_end(&r);
-    EXPECT(dsm.home[p] == 2 && dsm.moved_from[p] == 1, "home %d, moved from %d", dsm.home[p], dsm.moved_from[p]);
+    EXPECT(dsm.home[p] == 2, "home %d", dsm.home[p]);
     EXPECT(!dsm_shared(p) && !dsm_flag(p, PF_SHARER), "still shared");
     EXPECT(dsm.state[p] == PG_RW && fake_prot[p] == PG_RW, "state %d", dsm.state[p]);
     EXPECT(dsm_flag(p, PF_HRW) && fake_in(&dsm.home_rw, p), "not watched");
@@ -31,7 +31,7 @@ static void hot_page_moving_in_is_cooled(void)
     fake_remote_miss(p, true);
     dsm_ps_keep_hot(p);
     struct dsm_rehoming r = { 0 };
-    dsm_rehome(&r, p, 2, 1);
+    dsm_rehome(&r, p, 1);
     dsm_rehome_end(&r);
     EXPECT(!dsm.twin[p] && !dsm_flag(p, PF_HOT), "the new home kept a twin");
     EXPECT(dsm.state[p] == PG_RW && dsm_flag(p, PF_HRW), "not adopted");
@@ -44,8 +44,8 @@ static void moved_out_is_dropped(void)
     fake_fault_locked(p, true, true);
     fake_remote_miss(q, false);
     struct dsm_rehoming r = { 0 };
-    dsm_rehome(&r, p, 1, 2);
-    dsm_rehome(&r, q, 0, 2);
+    dsm_rehome(&r, p, 2);
+    dsm_rehome(&r, q, 2);
     dsm_rehome_end(&r);
     EXPECT(dsm.home[p] == 3 && dsm.home[q] == 3, "homes %d %d", dsm.home[p], dsm.home[q]);
     EXPECT(dsm.state[p] == PG_INVALID && dsm.state[q] == PG_INVALID, "copies kept");
