@@ -63,6 +63,18 @@ struct diff_entry_hdr {
 
 /* ---- at the home -------------------------------------------------------- */
 
+/* A diff for a page hot here, its home: the snapshot takes it too, so
+ * that the release compares only this node's own writes (and does not
+ * announce another node's as the home's). */
+static void diff_to_snapshot(uint64_t page, const void *diff, size_t len)
+{
+    struct dsm_stripe *s = dsm_stripe(page);
+    dsm_lock(&s->mu);
+    if (dsm_flag(page, PF_HOT) && dsm.twin[page])
+        dsm_diff_apply(dsm.twin[page], dsm.page_size, diff, len);
+    dsm_unlock(&s->mu);
+}
+
 static void on_diff(int src, void *body, size_t len)
 {
     struct batch_hdr *h = body;
@@ -78,6 +90,8 @@ static void on_diff(int src, void *body, size_t len)
         long n = dsm_diff_apply(dsm_rt(e.page), dsm.page_size, p, e.bytes);
         if (n < 0)
             dsm_fatal("malformed diff runs from node %d for page %lu", src, (unsigned long)e.page);
+        if (dsm_flag(e.page, PF_HOT))
+            diff_to_snapshot(e.page, p, e.bytes);
         STAT_ADD(diff_bytes_applied, (uint64_t)n);
         p += e.bytes;
     }
@@ -250,7 +264,31 @@ static void check_pinned(void)
 
 /* ---- hot pages --------------------------------------------------------- */
 
-enum { HOT_IDLE_MAX = 8 };      /* releases with nothing written before a page cools */
+/* Releases with nothing written before a page cools.  At its home a page
+ * stays hot longer: keeping it costs a comparison per release, a fraction
+ * of the fault and the two protection changes its next write would cost,
+ * and loops that write a vector once per iteration of an outer loop leave
+ * it idle for a dozen releases in between. */
+enum { HOT_IDLE_MAX = 8, HOME_HOT_IDLE_MAX = 16 };
+
+/* A page becomes hot at its home only when the home writes it again
+ * within this many releases of the last time it did: comparing a page that
+ * is not written again costs more than the fault it would save. */
+enum { HOME_HOT_AGAIN = 16 };
+
+static uint32_t releases;         /* dsm_release() calls at this node */
+static uint32_t *home_wrote;      /* per page: the release that last published the home's writes + 1 */
+
+/* Whether the home, which wrote this page in this interval, wrote it in a
+ * recent interval too; remembers this one. */
+static bool home_writes_again(uint64_t page)
+{
+    if (!home_wrote)
+        home_wrote = dsm_page_table(sizeof *home_wrote);
+    bool again = home_wrote[page] && releases + 1 - home_wrote[page] <= HOME_HOT_AGAIN;
+    home_wrote[page] = releases + 1;
+    return again;
+}
 
 /* The hot pages, touched by the releasing thread only. */
 static struct {
@@ -270,13 +308,29 @@ static void hot_written(uint64_t page, struct dsm_plist *written)
 {
     dsm_plist_add(written, page);
     dsm_count_fault(page, true);
-    __atomic_fetch_add(&dsm.remote_writes, 1, __ATOMIC_RELAXED);
+    if (dsm_home_of(page) != dsm.node)
+        __atomic_fetch_add(&dsm.remote_writes, 1, __ATOMIC_RELAXED);
     dsm_note_announced(page);
 }
 
-/* Diffs every hot page, refreshes the twins of those written and cools
- * those idle for too long; forgets pages that stopped being hot (dropped,
- * or homed here now). */
+/* Whether a page hot at its home (this node) changed since its snapshot;
+ * the snapshot is refreshed if so.  Under the stripe lock, as the home
+ * applies other nodes' diffs to both (diff_to_snapshot). */
+static bool home_changed(uint64_t page)
+{
+    struct dsm_stripe *s = dsm_stripe(page);
+    dsm_lock(&s->mu);
+    bool changed = dsm_flag(page, PF_HOT) && memcmp(dsm.twin[page], dsm_rt(page), dsm.page_size) != 0;
+    if (changed)
+        dsm_ps_hot_refresh(page);
+    dsm_unlock(&s->mu);
+    return changed;
+}
+
+/* Diffs every hot page (compares one hot at its home, here, with its
+ * snapshot), refreshes the twins of those written and cools those idle for
+ * too long; forgets pages that stopped being hot (dropped, or cooled by a
+ * migration). */
 static void diff_hot(struct dsm_plist *written, struct dsm_buf *batches, uint64_t *counts)
 {
     size_t kept = 0;
@@ -284,15 +338,13 @@ static void diff_hot(struct dsm_plist *written, struct dsm_buf *batches, uint64_
         struct hot h = hot.v[i];
         if (!dsm_flag(h.page, PF_HOT))
             continue;
-        if (dsm_home_of(h.page) == dsm.node) {
-            dsm_cool(h.page);
-            continue;
-        }
-        if (encode(h.page, dsm.twin[h.page], batches, counts)) {
-            dsm_ps_hot_refresh(h.page);
+        bool home = dsm_home_of(h.page) == dsm.node;
+        if (home ? home_changed(h.page) : encode(h.page, dsm.twin[h.page], batches, counts)) {
+            if (!home)
+                dsm_ps_hot_refresh(h.page);
             hot_written(h.page, written);
             h.idle = 0;
-        } else if (++h.idle >= HOT_IDLE_MAX) {
+        } else if (++h.idle >= (home ? HOME_HOT_IDLE_MAX : HOT_IDLE_MAX)) {
             dsm_cool(h.page);
             continue;
         }
@@ -301,19 +353,34 @@ static void diff_hot(struct dsm_plist *written, struct dsm_buf *batches, uint64_
     hot.n = kept;
 }
 
-/* A page written in this interval that may stay writable: not homed
- * here, not pinned, writable with a twin. */
+/* A page written in this interval that may stay writable: not pinned,
+ * writable, and either homed elsewhere with a twin, or homed here, shared
+ * (a write fault of the home's told of it) and written again soon after
+ * the last time (the next faults would come interval after interval,
+ * where a comparison with a snapshot costs a fraction of a fault). */
 static bool may_stay_hot(uint64_t page)
 {
-    return dsm.twin[page] && dsm.state[page] == PG_RW && !dsm_pinned(page) && dsm_home_of(page) != dsm.node;
+    if (dsm.state[page] != PG_RW || dsm_pinned(page))
+        return false;
+    if (dsm_home_of(page) == dsm.node)
+        return !dsm.twin[page] && !dsm_flag(page, PF_HRW) && home_writes_again(page);
+    return dsm.twin[page];
 }
 
-/* Diffs a page written in this interval that stays writable: its twin is
- * refreshed and it joins the hot pages. */
+/* A page written in this interval that stays writable joins the hot
+ * pages: at another node its diff is taken and its twin refreshed; at its
+ * home its twin becomes a snapshot. */
 static void diff_keep(uint64_t page, struct dsm_buf *batches, uint64_t *counts)
 {
-    encode(page, dsm.twin[page], batches, counts);
-    dsm_ps_keep_hot(page);
+    if (dsm_home_of(page) == dsm.node) {
+        struct dsm_stripe *s = dsm_stripe(page);
+        dsm_lock(&s->mu);
+        dsm_ps_home_keep_hot(page);
+        dsm_unlock(&s->mu);
+    } else {
+        encode(page, dsm.twin[page], batches, counts);
+        dsm_ps_keep_hot(page);
+    }
     hot_add(page);
 }
 
@@ -330,6 +397,7 @@ static void log_for_locks(const struct dsm_plist *written)
 
 void dsm_release(struct dsm_plist *written)
 {
+    releases++;
     catch_new_sharers();
     check_pinned();
     register_fresh();
@@ -339,11 +407,13 @@ void dsm_release(struct dsm_plist *written)
     if (written->n == 0 && hot.n == 0)
         return;
     dsm_plist_sort(written);
-    /* Pinned pages are announced but never protected nor diffed here. */
+    /* Pinned pages are announced but never protected nor diffed here; nor
+     * are pages hot already (an atomic run at its home notes a page
+     * without its fault): diff_hot() takes care of them. */
     struct dsm_plist prot = { 0 }, keep = { 0 };
     for (size_t i = 0; i < written->n; i++) {
         uint64_t p = written->pages[i];
-        if (dsm_pinned(p) && dsm_home_of(p) == dsm.node)
+        if ((dsm_pinned(p) && dsm_home_of(p) == dsm.node) || dsm_flag(p, PF_HOT))
             dsm_rel_done(p);
         else if (may_stay_hot(p))
             dsm_plist_add(&keep, p);

@@ -52,6 +52,7 @@ const struct dsm_ps_rule dsm_ps_rules[] = {
     { DSM_EV_UNWATCH,        ANY,     HRW,         0,                DSM_PS_SAME, 0,           HRW },
     { DSM_EV_PUBLISH,        ANY,     BUSY,        HOT,              PG_RO,       0,           BUSY | TWIN | HOT },
     { DSM_EV_KEEP_HOT,       RW,      TWIN,        BUSY | HOT,       PG_RW,       TWIN | HOT,  BUSY },
+    { DSM_EV_HOME_KEEP_HOT,  RW,      0,           BUSY | HRW | HOT | TWIN, PG_RW, TWIN | HOT, BUSY },
     { DSM_EV_HOT_REFRESH,    RW,      TWIN | HOT,  BUSY,             PG_RW,       TWIN | HOT,  BUSY },
     { DSM_EV_COOL,           RW,      TWIN | HOT,  BUSY,             PG_RO,       0,           BUSY | TWIN | HOT },
     { DSM_EV_DROP_HOT,       RW,      TWIN | HOT,  BUSY,             PG_RW,       0,           TWIN | HOT },
@@ -77,6 +78,7 @@ static const char *const event_names[DSM_EV_COUNT] = {
     [DSM_EV_UNWATCH] = "unwatch",
     [DSM_EV_PUBLISH] = "publish",
     [DSM_EV_KEEP_HOT] = "keep-hot",
+    [DSM_EV_HOME_KEEP_HOT] = "home-keep-hot",
     [DSM_EV_HOT_REFRESH] = "hot-refresh",
     [DSM_EV_COOL] = "cool",
     [DSM_EV_DROP_HOT] = "drop-hot",
@@ -369,6 +371,16 @@ void dsm_ps_keep_hot(uint64_t page)
     dsm_flag_clear(page, PF_REL);
     dsm_flag_set(page, PF_HOT);
     after(page, DSM_EV_KEEP_HOT, b);
+}
+
+void dsm_ps_home_keep_hot(uint64_t page)
+{
+    struct snap b = before(page);
+    dsm.twin[page] = xmalloc(dsm.page_size);
+    refresh_twin(page);
+    dsm_flag_clear(page, PF_REL);
+    dsm_flag_set(page, PF_HOT);
+    after(page, DSM_EV_HOME_KEEP_HOT, b);
 }
 
 void dsm_ps_hot_refresh(uint64_t page)

@@ -32,6 +32,7 @@ enum dsm_event {
     DSM_EV_UNWATCH,         /* out of home_rw: shared now, or homed elsewhere */
     DSM_EV_PUBLISH,         /* diffed at a release: read-only, twin dropped */
     DSM_EV_KEEP_HOT,        /* diffed at a release, stays writable (HOT) */
+    DSM_EV_HOME_KEEP_HOT,   /* written at its home, shared: stays writable with a snapshot (HOT) */
     DSM_EV_HOT_REFRESH,     /* a hot page diffed: its twin refreshed */
     DSM_EV_COOL,            /* a hot page stops being one: read-only */
     DSM_EV_DROP_HOT,        /* a hot page about to be invalidated drops its twin */
@@ -101,6 +102,9 @@ void dsm_settle_claimed(const uint64_t *sorted, size_t n, enum dsm_state st, enu
 void dsm_ps_publish(uint64_t page);
 /* The page written in this interval stays writable: twin refreshed, HOT. */
 void dsm_ps_keep_hot(uint64_t page);
+/* Stripe lock held: a shared page its home wrote in this interval stays
+ * writable; its twin becomes a snapshot, compared at each release. */
+void dsm_ps_home_keep_hot(uint64_t page);
 /* A hot page's diff was taken: its twin becomes its contents. */
 void dsm_ps_hot_refresh(uint64_t page);
 /* A hot page (PF_HOT) stops being kept writable: read-only, its twin
