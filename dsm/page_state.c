@@ -364,23 +364,26 @@ void dsm_ps_publish(uint64_t page)
     after(page, DSM_EV_PUBLISH, b);
 }
 
-void dsm_ps_keep_hot(uint64_t page)
+/* The page stays writable, its twin (made here at its home) refreshed. */
+static void keep_hot(uint64_t page, enum dsm_event ev)
 {
     struct snap b = before(page);
+    if (!dsm.twin[page])
+        dsm.twin[page] = xmalloc(dsm.page_size);
     refresh_twin(page);
     dsm_flag_clear(page, PF_REL);
     dsm_flag_set(page, PF_HOT);
-    after(page, DSM_EV_KEEP_HOT, b);
+    after(page, ev, b);
+}
+
+void dsm_ps_keep_hot(uint64_t page)
+{
+    keep_hot(page, DSM_EV_KEEP_HOT);
 }
 
 void dsm_ps_home_keep_hot(uint64_t page)
 {
-    struct snap b = before(page);
-    dsm.twin[page] = xmalloc(dsm.page_size);
-    refresh_twin(page);
-    dsm_flag_clear(page, PF_REL);
-    dsm_flag_set(page, PF_HOT);
-    after(page, DSM_EV_HOME_KEEP_HOT, b);
+    keep_hot(page, DSM_EV_HOME_KEEP_HOT);
 }
 
 void dsm_ps_hot_refresh(uint64_t page)
