@@ -141,8 +141,9 @@ struct site {
     unsigned nloops, loop;         /* how many; the loop of execution `done` */
     /* The measured executions since the blocks last changed, per loop
      * and node ([loop][node]): times and iterations summed, for the saved
-     * profile. */
-    uint64_t *tot_ns, *tot_iters, execs[LOOPS];
+     * profile; and those before the change, for a loop and node with none
+     * since (a change at the end of the run). */
+    uint64_t *tot_ns, *tot_iters, *prev_ns, *prev_iters, execs[LOOPS];
     /* Started from a saved profile: each loop's time per iteration there
      * ([loop][node], 0: unknown), and over the executions on the blocks
      * it gave, the time it predicted and the time measured, per node. */
@@ -253,6 +254,8 @@ static struct site *new_site(struct table *t, int nodes, const struct omp_site_k
     s->win_loop = xcalloc(s->window, sizeof *s->win_loop);
     s->tot_ns = xcalloc(LOOPS * (size_t)nodes, sizeof *s->tot_ns);
     s->tot_iters = xcalloc(LOOPS * (size_t)nodes, sizeof *s->tot_iters);
+    s->prev_ns = xcalloc(LOOPS * (size_t)nodes, sizeof *s->prev_ns);
+    s->prev_iters = xcalloc(LOOPS * (size_t)nodes, sizeof *s->prev_iters);
     for (int i = 0; i <= s->nodes; i++)     /* equal blocks, as static */
         s->bounds[i] = k->n * (uint64_t)i / (uint64_t)s->nodes;
     return s;
@@ -600,9 +603,15 @@ static void changed(struct site *s)
     s->measure_from = s->done + omp_profiled.warmup + (migrating ? 1 + s->nloops : 0);
     s->filled = s->next = 0;
     s->calm_since = s->done;
-    /* The saved profile's costs are those of the blocks at exit. */
-    memset(s->tot_ns, 0, LOOPS * (size_t)s->nodes * sizeof *s->tot_ns);
-    memset(s->tot_iters, 0, LOOPS * (size_t)s->nodes * sizeof *s->tot_iters);
+    /* The saved profile's costs are those of the blocks at exit, or of
+     * the last blocks measured. */
+    for (size_t at = 0; at < LOOPS * (size_t)s->nodes; at++) {
+        if (s->tot_iters[at]) {
+            s->prev_ns[at] = s->tot_ns[at];
+            s->prev_iters[at] = s->tot_iters[at];
+        }
+        s->tot_ns[at] = s->tot_iters[at] = 0;
+    }
 }
 
 /* The first executions measured on new blocks judge the change: if they
@@ -918,8 +927,10 @@ void omp_profiled_save(void)
                                            .execs = s->execs[l], .cost = xcalloc((size_t)team, sizeof *sl->cost) };
                 for (int i = 0; i < team; i++) {
                     size_t at = l * (size_t)team + (size_t)i;
-                    sl->cost[i] = s->tot_iters[at] ? (double)s->tot_ns[at] / (double)s->tot_iters[at]
-                                  : s->saved_cost ? s->saved_cost[at] : 0;
+                    sl->cost[i] = s->tot_iters[at]    ? (double)s->tot_ns[at] / (double)s->tot_iters[at]
+                                  : s->prev_iters[at] ? (double)s->prev_ns[at] / (double)s->prev_iters[at]
+                                  : s->saved_cost     ? s->saved_cost[at]
+                                                      : 0;
                 }
             }
             p.sites = xrealloc(p.sites, (p.nsites + 1) * sizeof *p.sites);
