@@ -24,7 +24,8 @@ struct omp_loop_args {
     uintptr_t where;            /* call site (or outlined function) */
 };
 
-/* What names a site of the profiled schedule: an iteration space. */
+/* A loop's iteration space, as the profiled schedule groups loops by it
+ * (profiled.c: loops over nearly the same rows share a site). */
 struct omp_site_key {
     uint64_t start, incr, n;
 };

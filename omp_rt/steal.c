@@ -34,6 +34,7 @@
  */
 #include "loop.h"
 
+#include "../dsm/dsm.h"
 #include "../dsm/log.h"
 #include "../dsm/net.h"
 #include "../dsm/xalloc.h"
@@ -91,12 +92,12 @@ static void on_steal(int src, void *body, size_t len)
     struct steal_req *q = body;
     if (len != sizeof *q || q->team < 1 || omp_rt.node >= q->team)
         dsm_fatal("malformed request for loop chunks from node %d", src);
-    pthread_mutex_lock(&st.mu);
+    dsm_lock(&st.mu);
     struct range *r = range_of(q->region, q->seq, q->chunks, q->team);
     uint64_t left = r->hi - r->lo, give = left > 1 ? left / 2 : left;
     struct steal_rep rep = { .cookie = q->cookie, .lo = r->hi - give, .hi = r->hi };
     r->hi -= give;
-    pthread_mutex_unlock(&st.mu);
+    dsm_unlock(&st.mu);
     net_send(src, OP_WS_STOLEN, &rep, sizeof rep, NULL, 0);
 }
 
@@ -124,11 +125,11 @@ static bool steal(const struct omp_ws_ask *a, uint64_t chunks)
         net_send(victim, OP_WS_STEAL, &q, sizeof q, NULL, 0);
         net_wait(&sw.w);
         if (sw.lo < sw.hi) {
-            pthread_mutex_lock(&st.mu);
+            dsm_lock(&st.mu);
             struct range *r = range_of(a->region, a->seq, chunks, a->nthreads);
             r->lo = sw.lo;
             r->hi = sw.hi;
-            pthread_mutex_unlock(&st.mu);
+            dsm_unlock(&st.mu);
             return true;
         }
     }
@@ -148,38 +149,38 @@ bool omp_steal_next(const struct omp_ws_ask *a, uint64_t *lo, uint64_t *hi)
 {
     uint64_t c = (uint64_t)a->chunk, chunks = (a->n + c - 1) / c;
     do {
-        pthread_mutex_lock(&st.mu);
+        dsm_lock(&st.mu);
         struct range *r = range_of(a->region, a->seq, chunks, a->nthreads);
         uint64_t left = r->hi - r->lo, take = left / (2 * (uint64_t)a->nthreads);
         take = take ? take : left ? 1 : 0;
         uint64_t first = r->lo;
         r->lo += take;
         bool ended = r->ended;
-        pthread_mutex_unlock(&st.mu);
+        dsm_unlock(&st.mu);
         if (take)
             return chunks_of(a, first, take, lo, hi);
         if (ended)
             return false;
     } while (steal(a, chunks));
     /* Nothing left anywhere: the last chunk, if this node holds it. */
-    pthread_mutex_lock(&st.mu);
+    dsm_lock(&st.mu);
     struct range *r = range_of(a->region, a->seq, chunks, a->nthreads);
     bool held = r->held;
     r->held = false;
     r->ended = true;
-    pthread_mutex_unlock(&st.mu);
+    dsm_unlock(&st.mu);
     return held && chunks_of(a, chunks - 1, 1, lo, hi);
 }
 
 void omp_steal_reset(void)
 {
-    pthread_mutex_lock(&st.mu);
+    dsm_lock(&st.mu);
     while (st.list) {
         struct range *r = st.list;
         st.list = r->link;
         free(r);
     }
-    pthread_mutex_unlock(&st.mu);
+    dsm_unlock(&st.mu);
 }
 
 void omp_steal_register(void)
