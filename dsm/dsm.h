@@ -279,6 +279,16 @@ static inline bool dsm_pinned(uint64_t page)
 /* init.c: like dsm_alloc, homed at node 0 and pinned (one block only). */
 void *dsm_alloc_pinned(size_t size);
 
+/* flush.c: the floor of the program's frames on the pinned stack.  While
+ * the runtime runs on that stack, the program's frames lie at and above
+ * the floor, the runtime's own below it: those change at every call and
+ * no other node reads them, so a release compares with their twins only
+ * the pinned bytes at and above the floor.  NULL (the program's own code
+ * runs): every pinned byte counts.  The OpenMP layer sets it at its entry
+ * points (omp_rt/entry.c). */
+const void *dsm_stack_floor(void);
+void dsm_set_stack_floor(const void *floor);
+
 /* notice.c: write notices between barriers.  dsm_flush() is OpenMP's
  * flush: publish this node's writes, make every node queue their notices,
  * drop the copies other nodes' notices name.  dsm_release_push() is a
@@ -296,6 +306,7 @@ void dsm_notice_register(void);
  * reads dsm_news() before it checks what it waits for, then sleeps with
  * dsm_news_wait() until the count moves (true) or timeout_us pass. */
 void dsm_notice_news(void);
+
 uint32_t dsm_news(void);
 bool dsm_news_wait(uint32_t seen, unsigned timeout_us);
 

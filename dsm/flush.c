@@ -242,20 +242,41 @@ void dsm_drop_suspects(void)
     dsm_plist_free(&l);
 }
 
+static const char *stack_floor;
+
+const void *dsm_stack_floor(void)
+{
+    return stack_floor;
+}
+
+void dsm_set_stack_floor(const void *floor)
+{
+    stack_floor = floor;
+}
+
 /* Pinned pages at their home: those another node holds and that changed
- * since the last release are announced as written. */
+ * at or above the stack floor since the last release are announced as
+ * written. */
 static void check_pinned(void)
 {
     if (dsm.pinned_end == dsm.pinned_first || dsm_home_of(dsm.pinned_first) != dsm.node)
         return;
-    for (uint64_t p = dsm.pinned_first; p < dsm.pinned_end; p++) {
+    uint64_t first = dsm.pinned_first;
+    size_t from = 0;        /* the floor's offset in page `first` */
+    int64_t fp = stack_floor ? dsm_page_of((uintptr_t)stack_floor) : -1;
+    if (fp >= 0 && dsm_pinned((uint64_t)fp)) {
+        first = (uint64_t)fp;
+        from = (uintptr_t)stack_floor % dsm.page_size;
+    }
+    for (uint64_t p = first; p < dsm.pinned_end; p++) {
         if (p % 64 == 0 && !__atomic_load_n(&dsm.sharers[1 + p / 64], __ATOMIC_SEQ_CST)) {
             p += 63;    /* nobody holds any page of this bitmap word */
             continue;
         }
         if (!dsm_shared(p) || dsm.state[p] == PG_INVALID)
             continue;
-        if (dsm.twin[p] && !memcmp(dsm.twin[p], dsm_rt(p), dsm.page_size))
+        size_t off = p == first ? from : 0;
+        if (dsm.twin[p] && !memcmp((const char *)dsm.twin[p] + off, dsm_rt(p) + off, dsm.page_size - off))
             continue;
         dsm_ps_snapshot(p);
         dsm_note_written(p);

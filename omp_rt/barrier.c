@@ -8,12 +8,14 @@
 
 void GOMP_barrier(void)
 {
+    OMP_RT_ENTRY;
     omp_rt_barrier();
 }
 
 /* Cancellation is never active (OMP_CANCELLATION is false). */
 bool GOMP_barrier_cancel(void)
 {
+    OMP_RT_ENTRY;
     omp_rt_barrier();
     return false;
 }

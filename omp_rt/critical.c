@@ -16,30 +16,36 @@
 
 void GOMP_critical_start(void)
 {
+    OMP_RT_ENTRY;
     dsm_lock_acquire(DSM_LOCK_CRITICAL, 0);
 }
 
 void GOMP_critical_end(void)
 {
+    OMP_RT_ENTRY;
     dsm_lock_release(DSM_LOCK_CRITICAL, 0);
 }
 
 void GOMP_critical_name_start(void **pptr)
 {
+    OMP_RT_ENTRY;
     dsm_lock_acquire(DSM_LOCK_CRITICAL, (uint64_t)(uintptr_t)pptr);
 }
 
 void GOMP_critical_name_end(void **pptr)
 {
+    OMP_RT_ENTRY;
     dsm_lock_release(DSM_LOCK_CRITICAL, (uint64_t)(uintptr_t)pptr);
 }
 
 void GOMP_atomic_start(void)
 {
+    OMP_RT_ENTRY;
     dsm_lock_acquire(DSM_LOCK_ATOMIC, 0);
 }
 
 void GOMP_atomic_end(void)
 {
+    OMP_RT_ENTRY;
     dsm_lock_release(DSM_LOCK_ATOMIC, 0);
 }

@@ -40,6 +40,7 @@ void omp_rt_flush(void) __attribute__((visibility("hidden"), used));
 
 void omp_rt_flush(void)
 {
+    OMP_RT_ENTRY;
     if (omp_rt.active)
         dsm_flush();
     else

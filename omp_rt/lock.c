@@ -37,16 +37,19 @@ API void omp_destroy_lock(omp_lock_t *l)
 
 API void omp_set_lock(omp_lock_t *l)
 {
+    OMP_RT_ENTRY;
     dsm_lock_acquire(DSM_LOCK_OMP, id_of(l));
 }
 
 API void omp_unset_lock(omp_lock_t *l)
 {
+    OMP_RT_ENTRY;
     dsm_lock_release(DSM_LOCK_OMP, id_of(l));
 }
 
 API int omp_test_lock(omp_lock_t *l)
 {
+    OMP_RT_ENTRY;
     return dsm_lock_try(DSM_LOCK_OMP, id_of(l));
 }
 
@@ -84,6 +87,7 @@ API void omp_destroy_nest_lock(omp_nest_lock_t *l)
 
 API void omp_set_nest_lock(omp_nest_lock_t *l)
 {
+    OMP_RT_ENTRY;
     struct held **h = find(l);
     if (*h) {
         (*h)->depth++;
@@ -95,6 +99,7 @@ API void omp_set_nest_lock(omp_nest_lock_t *l)
 
 API void omp_unset_nest_lock(omp_nest_lock_t *l)
 {
+    OMP_RT_ENTRY;
     struct held **h = find(l);
     if (!*h)
         dsm_fatal("omp_unset_nest_lock of a lock this thread does not hold");
@@ -108,6 +113,7 @@ API void omp_unset_nest_lock(omp_nest_lock_t *l)
 
 API int omp_test_nest_lock(omp_nest_lock_t *l)
 {
+    OMP_RT_ENTRY;
     struct held **h = find(l);
     if (*h)
         return ++(*h)->depth;

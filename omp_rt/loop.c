@@ -248,34 +248,48 @@ static bool start_ull(uintptr_t where, int kind, bool up, unsigned long long sta
 #define LOOP_LONG(name, kind)                                                                  \
     API bool GOMP_loop_##name##_start(long s, long e, long i, long c, long *is, long *ie)          \
     {                                                                                          \
+        OMP_RT_ENTRY;                                                                          \
         return start_long(WHERE, kind, s, e, i, c, is, ie);                                        \
     }                                                                                          \
-    API bool GOMP_loop_##name##_next(long *is, long *ie) { return next_long(is, ie); }            \
+    API bool GOMP_loop_##name##_next(long *is, long *ie)                                           \
+    {                                                                                          \
+        OMP_RT_ENTRY;                                                                          \
+        return next_long(is, ie);                                                              \
+    }                                                                                          \
     API bool GOMP_loop_ull_##name##_start(bool up, unsigned long long s, unsigned long long e,      \
                                       unsigned long long i, unsigned long long c,              \
                                       unsigned long long *is, unsigned long long *ie)          \
     {                                                                                          \
+        OMP_RT_ENTRY;                                                                          \
         return start_ull(WHERE, kind, up, s, e, i, c, is, ie);                                     \
     }                                                                                          \
     API bool GOMP_loop_ull_##name##_next(unsigned long long *is, unsigned long long *ie)           \
     {                                                                                          \
+        OMP_RT_ENTRY;                                                                          \
         return next_ull(is, ie);                                                               \
     }
 
 #define LOOP_RUNTIME(name, order)                                                              \
     API bool GOMP_loop_##name##_start(long s, long e, long i, long *is, long *ie)                  \
     {                                                                                          \
+        OMP_RT_ENTRY;                                                                          \
         return start_long(WHERE, order, s, e, i, 0, is, ie);                                       \
     }                                                                                          \
-    API bool GOMP_loop_##name##_next(long *is, long *ie) { return next_long(is, ie); }            \
+    API bool GOMP_loop_##name##_next(long *is, long *ie)                                           \
+    {                                                                                          \
+        OMP_RT_ENTRY;                                                                          \
+        return next_long(is, ie);                                                              \
+    }                                                                                          \
     API bool GOMP_loop_ull_##name##_start(bool up, unsigned long long s, unsigned long long e,      \
                                       unsigned long long i, unsigned long long *is,            \
                                       unsigned long long *ie)                                  \
     {                                                                                          \
+        OMP_RT_ENTRY;                                                                          \
         return start_ull(WHERE, order, up, s, e, i, 0, is, ie);                                    \
     }                                                                                          \
     API bool GOMP_loop_ull_##name##_next(unsigned long long *is, unsigned long long *ie)           \
     {                                                                                          \
+        OMP_RT_ENTRY;                                                                          \
         return next_ull(is, ie);                                                               \
     }
 
@@ -301,6 +315,7 @@ static void no_task_reductions(uintptr_t *reductions, void **mem)
 bool GOMP_loop_start(long s, long e, long i, long sched, long c, long *is, long *ie, uintptr_t *reductions,
                      void **mem)
 {
+    OMP_RT_ENTRY;
     no_task_reductions(reductions, mem);
     return start_long(WHERE, (int)sched | (sched & GFS_MONOTONIC ? 0 : NONMONOTONIC), s, e, i, c, is, ie);
 }
@@ -308,6 +323,7 @@ bool GOMP_loop_start(long s, long e, long i, long sched, long c, long *is, long 
 bool GOMP_loop_ordered_start(long s, long e, long i, long sched, long c, long *is, long *ie,
                              uintptr_t *reductions, void **mem)
 {
+    OMP_RT_ENTRY;
     no_task_reductions(reductions, mem);
     return start_long(WHERE, (int)sched, s, e, i, c, is, ie);
 }
@@ -316,6 +332,7 @@ bool GOMP_loop_ull_start(bool up, unsigned long long s, unsigned long long e, un
                          unsigned long long c, unsigned long long *is, unsigned long long *ie,
                          uintptr_t *reductions, void **mem)
 {
+    OMP_RT_ENTRY;
     no_task_reductions(reductions, mem);
     return start_ull(WHERE, (int)sched | (sched & GFS_MONOTONIC ? 0 : NONMONOTONIC), up, s, e, i, c, is, ie);
 }
@@ -324,12 +341,14 @@ bool GOMP_loop_ull_ordered_start(bool up, unsigned long long s, unsigned long lo
                                  long sched, unsigned long long c, unsigned long long *is,
                                  unsigned long long *ie, uintptr_t *reductions, void **mem)
 {
+    OMP_RT_ENTRY;
     no_task_reductions(reductions, mem);
     return start_ull(WHERE, (int)sched, up, s, e, i, c, is, ie);
 }
 
 void GOMP_loop_end(void)
 {
+    OMP_RT_ENTRY;
     omp_rt_end_barrier(cur.a.where);
 }
 
@@ -339,6 +358,7 @@ void GOMP_loop_end_nowait(void)
 
 bool GOMP_loop_end_cancel(void)
 {
+    OMP_RT_ENTRY;
     omp_rt_end_barrier(cur.a.where);
     return false;
 }
@@ -358,6 +378,7 @@ static void parallel_long(void (*fn)(void *), void *data, unsigned nt, int kind,
     API void GOMP_parallel_loop_##name(void (*fn)(void *), void *data, unsigned nt, long s, long e,  \
                                    long i, long c, unsigned flags)                             \
     {                                                                                          \
+        OMP_RT_ENTRY;                                                                          \
         (void)flags;                                                                           \
         parallel_long(fn, data, nt, kind, s, e, i, c);                                         \
     }
@@ -366,6 +387,7 @@ static void parallel_long(void (*fn)(void *), void *data, unsigned nt, int kind,
     API void GOMP_parallel_loop_##name(void (*fn)(void *), void *data, unsigned nt, long s, long e,  \
                                    long i, unsigned flags)                                     \
     {                                                                                          \
+        OMP_RT_ENTRY;                                                                          \
         (void)flags;                                                                           \
         parallel_long(fn, data, nt, order, s, e, i, 0);                                        \
     }
@@ -389,6 +411,7 @@ static uint64_t ordered_lock_key(void)
 
 void GOMP_ordered_start(void)
 {
+    OMP_RT_ENTRY;
     if (omp_rt_team_size() == 1)
         return;
     omp_ws_ordered_wait(cur.seq, omp_loop_current());
@@ -397,6 +420,7 @@ void GOMP_ordered_start(void)
 
 void GOMP_ordered_end(void)
 {
+    OMP_RT_ENTRY;
     if (omp_rt_team_size() == 1)
         return;
     uint64_t next = omp_loop_current() + 1;

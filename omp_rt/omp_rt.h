@@ -106,6 +106,17 @@ void omp_rt_broadcast_exit(int status);
 int omp_rt_team_size(void);
 int omp_rt_thread_num(void);
 
+/* entry.c: the floor of the program's frames on node 0's shared stack.
+ * An entry point that may release memory starts with OMP_RT_ENTRY; the
+ * runtime runs the program's code through omp_rt_call_user(_copy). */
+const void *omp_rt_enter(const void *frame);
+void omp_rt_leave(const void *const *outer);
+#define OMP_RT_ENTRY                                                                  \
+    const void *omp_rt_outer_floor_ __attribute__((cleanup(omp_rt_leave), unused)) = \
+        omp_rt_enter(__builtin_frame_address(0))
+void omp_rt_call_user(void (*fn)(void *), void *data);
+void omp_rt_call_user_copy(void (*fn)(void *, void *), void *dst, void *src);
+
 /* barrier.c: the team barrier (a DSM barrier among the nodes). */
 void omp_rt_barrier(void);
 /* The barrier that ends a parallel region or a worksharing loop: these are

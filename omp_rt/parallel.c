@@ -166,7 +166,7 @@ static void run_region(const struct region_cmd *c)
     }
     enter_team(c->team);
     set_up_worksharing(c);
-    c->fn(c->data);
+    omp_rt_call_user(c->fn, c->data);
     leave_team(c->loop.kind ? c->loop.where : omp_loop_last_site());
 }
 
@@ -205,7 +205,7 @@ static void run_alone(const struct region_cmd *c)
     team.num = 0;
     omp_rt.level++;
     set_up_worksharing(c);
-    c->fn(c->data);
+    omp_rt_call_user(c->fn, c->data);
     team.size = size;
     team.num = num;
     omp_rt.level = level;
@@ -251,6 +251,7 @@ static void start_region(struct region_cmd *c, unsigned num_threads)
  * team_size_for() decides. */
 void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
 {
+    OMP_RT_ENTRY;
     (void)flags;
     struct region_cmd c = { .fn = fn, .data = data };
     start_region(&c, num_threads);
@@ -265,6 +266,7 @@ void omp_rt_parallel_loop(void (*fn)(void *), void *data, unsigned num_threads, 
 void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads, unsigned count,
                             unsigned flags)
 {
+    OMP_RT_ENTRY;
     (void)flags;
     struct region_cmd c = { .fn = fn, .data = data, .sections = count };
     start_region(&c, num_threads);
@@ -274,6 +276,7 @@ void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads
  * two calls. */
 void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
 {
+    OMP_RT_ENTRY;
     if (omp_rt.level > 0)
         dsm_fatal("nested GOMP_parallel_start is not supported");
     struct region_cmd c = { .kind = CMD_REGION, .fn = fn, .data = data, .icv = omp_icv,
@@ -284,6 +287,7 @@ void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
 
 void GOMP_parallel_end(void)
 {
+    OMP_RT_ENTRY;
     leave_team(omp_loop_last_site());
 }
 

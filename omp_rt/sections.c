@@ -15,18 +15,21 @@ void omp_sections_init(unsigned count)
 
 unsigned GOMP_sections_next(void)
 {
+    OMP_RT_ENTRY;
     uint64_t lo, hi;
     return omp_loop_next(&lo, &hi) ? (unsigned)lo + 1 : 0;
 }
 
 unsigned GOMP_sections_start(unsigned count)
 {
+    OMP_RT_ENTRY;
     omp_sections_init(count);
     return GOMP_sections_next();
 }
 
 void GOMP_sections_end(void)
 {
+    OMP_RT_ENTRY;
     omp_rt_barrier();
 }
 
@@ -36,6 +39,7 @@ void GOMP_sections_end_nowait(void)
 
 bool GOMP_sections_end_cancel(void)
 {
+    OMP_RT_ENTRY;
     omp_rt_barrier();
     return false;
 }

@@ -19,11 +19,13 @@
 
 bool GOMP_single_start(void)
 {
+    OMP_RT_ENTRY;
     return omp_rt_thread_num() == 0;
 }
 
 void *GOMP_single_copy_start(void)
 {
+    OMP_RT_ENTRY;
     if (omp_rt_thread_num() == 0 || omp_rt_team_size() == 1)
         return NULL;
     size_t len;
@@ -36,6 +38,7 @@ void *GOMP_single_copy_start(void)
 
 void GOMP_single_copy_end(void *data)
 {
+    OMP_RT_ENTRY;
     if (omp_rt_team_size() > 1)
         free(dsm_barrier_bcast(&data, sizeof data, NULL));
 }

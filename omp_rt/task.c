@@ -114,7 +114,7 @@ static void *task_data(void *data, void (*cpyfn)(void *, void *), long size, lon
     if (!buf)
         dsm_fatal("out of memory for a task's data (%ld bytes)", size);
     if (cpyfn)
-        cpyfn(buf, data);
+        omp_rt_call_user_copy(cpyfn, buf, data);
     else if (size > 0)
         memcpy(buf, data, (size_t)size);
     return buf;
@@ -162,7 +162,7 @@ static void run_as_task(void (*fn)(void *), void *data, struct group *group, boo
     struct ctx c = { .group = group }, *saved = cur;
     cur = &c;
     final_depth += final;
-    fn(data);
+    omp_rt_call_user(fn, data);
     wait_children(&c);
     final_depth -= final;
     cur = saved;
@@ -545,6 +545,7 @@ static void run_now_after_deps(void (*fn)(void *), void *buf, void **depend, boo
 void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                long arg_align, bool if_clause, unsigned flags, void **depend, int priority, void *detach)
 {
+    OMP_RT_ENTRY;
     (void)priority;
     (void)detach;
     if (flags & TASK_FLAG_DETACH)
@@ -571,15 +572,18 @@ void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lo
 
 void GOMP_taskwait(void)
 {
+    OMP_RT_ENTRY;
     wait_children(cur);
 }
 
 void GOMP_taskyield(void)
 {
+    OMP_RT_ENTRY;
 }
 
 void GOMP_taskgroup_start(void)
 {
+    OMP_RT_ENTRY;
     struct group *g = xcalloc(1, sizeof *g);
     g->outer = cur->group;
     cur->group = g;
@@ -587,6 +591,7 @@ void GOMP_taskgroup_start(void)
 
 void GOMP_taskgroup_end(void)
 {
+    OMP_RT_ENTRY;
     struct group *g = cur->group;
     if (!g)
         dsm_fatal("internal: taskgroup end without a start");
@@ -654,6 +659,7 @@ void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *)
                    long arg_align, unsigned flags, unsigned long num_tasks, int priority, long start,
                    long end, long step)
 {
+    OMP_RT_ENTRY;
     (void)priority;
     TASKLOOP(long, start, end, step, (flags & TASK_FLAG_UP) != 0);
 }
@@ -662,6 +668,7 @@ void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)(void *, voi
                        long arg_align, unsigned flags, unsigned long num_tasks, int priority,
                        gomp_ull start, gomp_ull end, gomp_ull step)
 {
+    OMP_RT_ENTRY;
     (void)priority;
     TASKLOOP(gomp_ull, start, end, step, (flags & TASK_FLAG_UP) != 0);
 }
