@@ -32,6 +32,17 @@
  * fast node may arrive at barrier e+1 before a slow one has left barrier e,
  * but never at e+2.
  *
+ * Nodes on one host.  When the nodes share a host segment (host_seg.h),
+ * arrivals and releases go through its boxes instead of messages: a node
+ * writes its arrival into its box and rings node 0's news word; node 0's
+ * application thread, once it has arrived itself, takes the boxes as they
+ * come while it waits; the release is written into the release box and
+ * every member's news word is rung.  No message, no progress thread: a
+ * barrier costs what the nodes' caches take to pass a few lines.  An
+ * arrival or release too big for its box goes by message as before, and
+ * node 0 counts arrivals from both.  The boxes alternate with the epoch's
+ * parity, as the slots do, for the same reason.
+ *
  * Groups.  An OpenMP team smaller than the job runs on nodes 0 .. k-1, and
  * its barriers are among those nodes only (dsm_barrier_group): the other
  * nodes are idle, their progress threads serve pages, diffs, locks and
@@ -46,6 +57,7 @@
  */
 #include "diff.h"
 #include "dsm.h"
+#include "host_seg.h"
 #include "log.h"
 #include "net.h"
 #include "page_state.h"
@@ -113,19 +125,45 @@ static void keep_missed(const struct bar_notice *notes, size_t n)
     dsm_unlock(&missed.mu);
 }
 
+/* Writes the release into the host segment's box for its epoch and rings
+ * the members; false if there is no segment or the release does not fit. */
+static bool publish_release(const struct bar_hdr *rel, const struct slot *s)
+{
+    size_t notes = rel->count * sizeof *s->notes, len = sizeof *rel + notes + s->payload.n + s->extra.n;
+    if (!host_seg_on() || len > host_seg_release_cap())
+        return false;
+    struct host_box *box = host_seg_release(rel->epoch);
+    char *p = box->data;
+    memcpy(p, rel, sizeof *rel);
+    p += sizeof *rel;
+    if (notes)
+        memcpy(p, s->notes, notes);
+    if (s->payload.n)
+        memcpy(p + notes, s->payload.p, s->payload.n);
+    if (s->extra.n)
+        memcpy(p + notes + s->payload.n, s->extra.p, s->extra.n);
+    box->len = len;
+    atomic_store_explicit(&box->seq, rel->epoch + 1, memory_order_release);
+    for (int n = 0; n < (int)s->members; n++)
+        dsm_ring(n);
+    return true;
+}
+
 static void broadcast_release(struct slot *s, uint64_t epoch)
 {
     struct bar_hdr rel = { .epoch = epoch, .count = merge_notices(s->notes, s->n), .payload = s->payload.n,
                            .extra = s->extra.n, .members = s->members };
     if (s->members < (uint64_t)dsm.nodes)
         keep_missed(s->notes, rel.count);
-    struct dsm_buf body = { 0 };
-    dsm_buf_put(&body, s->notes, rel.count * sizeof *s->notes);
-    dsm_buf_put(&body, s->payload.p, s->payload.n);
-    dsm_buf_put(&body, s->extra.p, s->extra.n);
-    for (int n = 0; n < (int)s->members; n++)
-        net_send(n, OP_BAR_RELEASE, &rel, sizeof rel, body.p, body.n);
-    dsm_buf_free(&body);
+    if (!publish_release(&rel, s)) {
+        struct dsm_buf body = { 0 };
+        dsm_buf_put(&body, s->notes, rel.count * sizeof *s->notes);
+        dsm_buf_put(&body, s->payload.p, s->payload.n);
+        dsm_buf_put(&body, s->extra.p, s->extra.n);
+        for (int n = 0; n < (int)s->members; n++)
+            net_send(n, OP_BAR_RELEASE, &rel, sizeof rel, body.p, body.n);
+        dsm_buf_free(&body);
+    }
     s->payload.n = 0;
     s->extra.n = 0;
     s->arrived = 0;
@@ -140,9 +178,10 @@ static void add_notices(struct slot *s, const uint64_t *pages, uint64_t count, i
         s->notes[s->n++] = (struct bar_notice){ .page = pages[i], .writer = writer };
 }
 
-static void on_arrive(int src, void *body, size_t len)
+/* Node 0: a node's arrival, from its message or its box. */
+static void arrive(int src, const void *body, size_t len)
 {
-    struct bar_hdr *h = body;
+    const struct bar_hdr *h = body;
     if (len != sizeof *h + h->count * sizeof(uint64_t) + h->payload + h->extra)
         dsm_fatal("malformed barrier arrival from node %d", src);
     const uint64_t *pages = (const uint64_t *)(h + 1);
@@ -159,6 +198,48 @@ static void on_arrive(int src, void *body, size_t len)
     if (++s->arrived == (int)s->members)
         broadcast_release(s, h->epoch);
     dsm_unlock(&s->mu);
+}
+
+static void on_arrive(int src, void *body, size_t len)
+{
+    arrive(src, body, len);
+}
+
+/* Writes this node's arrival into its box of the host segment and rings
+ * node 0; false if there is no segment or the arrival does not fit. */
+static bool publish_arrival(const struct bar_hdr *h, const struct dsm_buf *body)
+{
+    if (!host_seg_on() || sizeof *h + body->n > host_seg_arrival_cap())
+        return false;
+    struct host_box *box = host_seg_arrival(dsm.node, h->epoch);
+    memcpy(box->data, h, sizeof *h);
+    if (body->n)
+        memcpy(box->data + sizeof *h, body->p, body->n);
+    box->len = sizeof *h + body->n;
+    atomic_store_explicit(&box->seq, h->epoch + 1, memory_order_release);
+    dsm_ring(0);
+    return true;
+}
+
+/* Node 0, while it waits in a barrier: takes (or, !take, finds) the
+ * arrivals published in the members' boxes since it last looked. */
+static bool collect_arrivals(bool take)
+{
+    static uint64_t *taken;     /* per node: the epoch + 1 of the last box taken */
+    if (!taken)
+        taken = xcalloc((size_t)dsm.nodes, sizeof *taken);
+    uint64_t want = dsm.epoch + 1;
+    int members = dsm_barrier_group_size();
+    for (int n = 0; n < members; n++) {
+        struct host_box *box = host_seg_arrival(n, dsm.epoch);
+        if (taken[n] != want && atomic_load_explicit(&box->seq, memory_order_acquire) == want) {
+            if (!take)
+                return true;
+            taken[n] = want;
+            arrive(n, box->data, box->len);
+        }
+    }
+    return false;
 }
 
 /* Pages a node wrote after it arrived (it ran tasks while it waited): they
@@ -219,24 +300,47 @@ void dsm_barrier_work(bool (*wanted)(void), bool (*work)(void))
     idle.work = work;
 }
 
-/* Waits for the release, doing the upper layer's work meanwhile.  Every
- * event that may give work (a message of the upper layer) or end the wait
- * (the release) is news: between them the node sleeps, and while work is
- * wanted but none is found, it looks again after 50 us, then longer and
- * longer up to a millisecond. */
-static void wait_working(void)
+/* Whether the release of the current barrier came: by message (it is
+ * then taken already) or in the host segment's box (taken after). */
+static bool released(void)
+{
+    if (!atomic_load(&pending.w.pending))
+        return true;
+    return host_seg_on() &&
+           atomic_load_explicit(&host_seg_release(dsm.epoch)->seq, memory_order_acquire) == dsm.epoch + 1;
+}
+
+/* Whether the host segment has news for this node's barrier: the release,
+ * or at node 0 an arrival not taken yet. */
+static bool barrier_news(void)
+{
+    return released() || (dsm.node == 0 && collect_arrivals(false));
+}
+
+/* Waits for the release, doing the upper layer's work meanwhile (and, at
+ * node 0, taking the arrivals in the boxes).  Every event that may give
+ * work (a message of the upper layer) or end the wait (an arrival, the
+ * release) is news: between them the node sleeps, and while work is wanted
+ * but none is found, it looks again after 50 us, then longer and longer up
+ * to a millisecond. */
+static void wait_release(void)
 {
     unsigned us = 50;
-    while (atomic_load(&pending.w.pending)) {
+    for (;;) {
         uint32_t seen = dsm_news();
-        bool wanted = idle.wanted();
+        if (dsm.node == 0 && host_seg_on())
+            collect_arrivals(true);
+        if (released())
+            return;
+        bool wanted = idle.wanted && idle.wanted();
         if (wanted && idle.work()) {
             us = 50;
             continue;
         }
-        if (!atomic_load(&pending.w.pending))
-            break;
-        dsm_news_wait(seen, wanted ? us : 100000);
+        if (host_seg_on())
+            dsm_news_wait_or(seen, wanted ? us : 100000, barrier_news);
+        else
+            dsm_news_wait(seen, wanted ? us : 100000);
         if (wanted)
             us = us < 1000 ? 2 * us : 1000;
     }
@@ -248,24 +352,31 @@ void dsm_barrier_extra(void *(*provide)(size_t *len), void (*consume)(const void
     extra.consume = consume;
 }
 
-static void on_release(int src, void *body, size_t len)
+/* Keeps what a release carries until the waiting thread applies it. */
+static void take_release(const void *body, size_t len)
 {
-    struct bar_hdr *h = body;
-    if (len != sizeof *h + h->count * sizeof(struct bar_notice) + h->payload + h->extra)
-        dsm_fatal("malformed barrier release from node %d", src);
+    const struct bar_hdr *h = body;
+    if (len < sizeof *h || len != sizeof *h + h->count * sizeof(struct bar_notice) + h->payload + h->extra)
+        dsm_fatal("malformed barrier release");
     if (h->epoch != dsm.epoch)
         dsm_fatal("barrier release for epoch %lu while at %lu", (unsigned long)h->epoch,
                   (unsigned long)dsm.epoch);
     const char *p = (const char *)(h + 1);
     pending.n = h->count;
-    pending.notes = xmemdup(p, h->count * sizeof *pending.notes);
+    pending.notes = h->count ? xmemdup(p, h->count * sizeof *pending.notes) : NULL;
     p += h->count * sizeof *pending.notes;
     pending.payload_len = h->payload;
     pending.payload = h->payload ? xmemdup(p, h->payload) : NULL;
     pending.extra_len = h->extra;
     pending.extra = h->extra ? xmemdup(p + h->payload, h->extra) : NULL;
+}
+
+static void on_release(int src, void *body, size_t len)
+{
+    (void)src;
+    take_release(body, len);
     net_wait_done(&pending.w);
-    dsm_notice_news();      /* a waiter working on tasks sleeps on news */
+    dsm_notice_news();      /* the waiter sleeps on news */
 }
 
 /* ---- idle nodes ---------------------------------------------------------- */
@@ -347,6 +458,11 @@ void dsm_barrier_register(void)
 
 static void apply_notices(void)
 {
+    if (!pending.n) {
+        free(pending.notes);
+        pending.notes = NULL;
+        return;
+    }
     uint64_t *pages = xcalloc(pending.n, sizeof *pages);
     int32_t *writers = xcalloc(pending.n, sizeof *writers);
     for (size_t i = 0; i < pending.n; i++) {
@@ -393,13 +509,15 @@ static void *barrier(const void *payload, size_t plen, size_t *out_len)
     dsm_buf_put(&body, payload, plen);
     dsm_buf_put(&body, x, xlen);
     free(x);
-    net_send(0, OP_BAR_ARRIVE, &h, sizeof h, body.p, body.n);
+    if (!publish_arrival(&h, &body))
+        net_send(0, OP_BAR_ARRIVE, &h, sizeof h, body.p, body.n);
     dsm_buf_free(&body);
     dsm_plist_free(&bar);
-    if (idle.work)
-        wait_working();
-    else
-        net_wait(&pending.w);
+    wait_release();
+    if (atomic_load(&pending.w.pending)) {
+        struct host_box *box = host_seg_release(dsm.epoch);
+        take_release(box->data, box->len);
+    }
     apply_notices();
     dsm_drop_suspects();
     if (pending.extra_len && extra.consume)

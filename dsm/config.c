@@ -85,6 +85,15 @@ static void load_region(void)
     }
 }
 
+static void load_host_box(void)
+{
+    const char *v = dsm_env("OMPDSM_HOST_BOX");
+    dsm_cfg.host_box = 1 << 20;
+    if (v && (!dsm_parse_size(v, &dsm_cfg.host_box) || dsm_cfg.host_box < 4096 || dsm_cfg.host_box > (1UL << 30)))
+        dsm_fatal("OMPDSM_HOST_BOX='%s' is not a size from 4K to 1G", v);
+    dsm_cfg.host_box = (dsm_cfg.host_box + 4095) & ~(size_t)4095;
+}
+
 static void load_page_size(void)
 {
     const char *v = dsm_env("OMPDSM_PAGE_SIZE");
@@ -221,6 +230,8 @@ void dsm_config_load(void)
     dsm_cfg.progress_nice = parse_int("OMPDSM_PROGRESS_NICE", -10, -20, 19);
     dsm_cfg.readahead = (unsigned)parse_int("OMPDSM_READAHEAD", 7, 0, 1024);
     dsm_cfg.stats = parse_bool("OMPDSM_STATS", false);
+    dsm_cfg.host_segment = parse_bool("OMPDSM_HOST_SEGMENT", true);
+    load_host_box();
     dsm_cfg.trace = dsm_env("OMPDSM_TRACE");
     dsm_cfg.node_timeout = load_node_timeout();
     check_ucx_tls();

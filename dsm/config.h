@@ -30,6 +30,8 @@ struct dsm_config {
     int progress_nice;          /* OMPDSM_PROGRESS_NICE */
     unsigned readahead;         /* OMPDSM_READAHEAD: pages fetched after a faulting one */
     bool stats;                 /* OMPDSM_STATS */
+    bool host_segment;          /* OMPDSM_HOST_SEGMENT */
+    size_t host_box;            /* OMPDSM_HOST_BOX: bytes of a barrier arrival box */
     const char *trace;          /* OMPDSM_TRACE: trace file, or NULL */
     double node_timeout;        /* OMPDSM_NODE_TIMEOUT seconds, 0: never */
 };

@@ -306,7 +306,16 @@ void dsm_notice_register(void);
  * reads dsm_news() before it checks what it waits for, then sleeps with
  * dsm_news_wait() until the count moves (true) or timeout_us pass. */
 void dsm_notice_news(void);
-
+/* Rings another node's news word: only when the nodes share a host
+ * segment (host_seg.h). */
+void dsm_ring(int node);
+/* Like dsm_news_wait, for news another node of the host writes into the
+ * host segment: while it polls, it also stops when ready() holds (the
+ * awaited word itself, watched before the news word is rung), and it
+ * progresses the transport less often. */
+bool dsm_news_wait_or(uint32_t seen, unsigned timeout_us, bool (*ready)(void));
+/* At start-up, once the host segment is set up or not. */
+void dsm_news_init(void);
 uint32_t dsm_news(void);
 bool dsm_news_wait(uint32_t seen, unsigned timeout_us);
 

@@ -11,6 +11,7 @@
  */
 #include "boot.h"
 #include "dsm.h"
+#include "host_seg.h"
 #include "image.h"
 #include "liveness.h"
 #include "log.h"
@@ -83,6 +84,8 @@ void ompdsm_init(int *argc, char ***argv)
     dsm_pages_init();
     if (dsm.nsegs > 1)   /* the program's globals: homes follow OMPDSM_HOME */
         dsm_home_record_alloc(dsm.segs[0].first_page, dsm.segs[0].npages, -1);
+    host_seg_init();
+    dsm_news_init();
     net_init(dsm.node, dsm.nodes);
     expose_memory();
     dsm_home_register();

@@ -268,7 +268,7 @@ static void drain_and_arm(void)
     check(st, "ucp_worker_arm");
 }
 
-bool net_spin(bool (*until)(const void *arg), const void *arg)
+bool net_spin(bool (*until)(const void *arg), const void *arg, unsigned every)
 {
     if (until(arg))
         return true;
@@ -276,7 +276,10 @@ bool net_spin(bool (*until)(const void *arg), const void *arg)
     bool met = false;
     atomic_fetch_add(&net.polling, 1);
     for (unsigned i = 0; !(met = until(arg)); i++) {
-        net_poll();
+        if (i % every == 0)
+            net_poll();
+        else
+            __builtin_ia32_pause();
         if (i % 16 == 15 && now_ns() >= deadline) {
             drain_and_arm();
             met = until(arg);
@@ -303,7 +306,7 @@ void net_wait(struct net_wait *w)
     if (lock_depth)
         dsm_fatal("internal: waiting for a reply while holding the transport lock (in a message handler?)");
 #endif
-    if (net_spin(replied, w))
+    if (net_spin(replied, w, 1))
         return;
     uint32_t v;
     while ((v = atomic_load(&w->pending)) != 0)

@@ -92,10 +92,13 @@ void net_wait(struct net_wait *w);               /* until pending is 0 */
 /* Whether this thread holds the transport lock (runs a handler, say). */
 bool net_lock_held(void);
 /* Progresses the worker from this thread until until(arg) holds, for at
- * most OMPDSM_SPIN_US; says whether it holds.  Meanwhile the progress
+ * most OMPDSM_SPIN_US, checking until() `every` times per progress call
+ * (1: checks and progress alternate; more: for a condition another
+ * process of the host makes true, a progress call taking several times as
+ * long as a check); says whether it holds.  Meanwhile the progress
  * thread stands by (net.c); a thread that returns false has armed the
  * worker, so that it may sleep and leave progress to the progress thread. */
-bool net_spin(bool (*until)(const void *arg), const void *arg);
+bool net_spin(bool (*until)(const void *arg), const void *arg, unsigned every);
 
 /* Progresses the worker once from the calling thread, unless another
  * thread is progressing it: a thread about to look for messages that

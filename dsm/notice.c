@@ -41,6 +41,7 @@
  * in a barrier) keeps it bounded by the pages written.
  */
 #include "dsm.h"
+#include "host_seg.h"
 #include "log.h"
 #include "net.h"
 #include "proto.h"
@@ -205,17 +206,36 @@ void dsm_notice_prune(void)
 
 /* Bumped whenever something another node did may have changed what this
  * node reads: a notice queued, a diff or an atomic applied to a page it is
- * home of.  A flush that finds nothing to do sleeps on it (below). */
-static struct {
-    _Atomic uint32_t gen;
-    _Atomic uint32_t sleepers;
-} news;
+ * home of, a barrier released.  A flush that finds nothing to do sleeps on
+ * it (below), and so does a barrier.  When the nodes share a host segment,
+ * every node's word lives there, so that another node can ring it
+ * (dsm_ring); the futex operations are then the shared ones. */
+static struct host_news own_news, *news = &own_news;
+static int futex_private = FUTEX_PRIVATE_FLAG;
+
+void dsm_news_init(void)
+{
+    if (host_seg_on()) {
+        news = host_seg_news(dsm.node);
+        futex_private = 0;
+    }
+}
+
+static void ring(struct host_news *n)
+{
+    atomic_fetch_add(&n->gen, 1);
+    if (atomic_load(&n->sleepers))
+        syscall(SYS_futex, &n->gen, FUTEX_WAKE | futex_private, INT32_MAX, NULL, NULL, 0);
+}
 
 void dsm_notice_news(void)
 {
-    atomic_fetch_add(&news.gen, 1);
-    if (atomic_load(&news.sleepers))
-        syscall(SYS_futex, &news.gen, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
+    ring(news);
+}
+
+void dsm_ring(int node)
+{
+    ring(node == dsm.node ? news : host_seg_news(node));
 }
 
 /* Per application thread: the state of the spin loop it may be in. */
@@ -229,26 +249,43 @@ enum { SPIN_GAP_NS = 20000, WAIT_MIN_US = 8, WAIT_MAX_US = 512 };
 
 uint32_t dsm_news(void)
 {
-    return atomic_load(&news.gen);
+    return atomic_load(&news->gen);
 }
 
 static bool news_since(const void *seen)
 {
-    return atomic_load(&news.gen) != *(const uint32_t *)seen;
+    return atomic_load(&news->gen) != *(const uint32_t *)seen;
+}
+
+static bool sleep_on_news(uint32_t seen, unsigned timeout_us)
+{
+    struct timespec ts = { .tv_sec = timeout_us / 1000000u, .tv_nsec = (long)(timeout_us % 1000000u) * 1000 };
+    atomic_fetch_add(&news->sleepers, 1);
+    if (atomic_load(&news->gen) == seen)
+        syscall(SYS_futex, &news->gen, FUTEX_WAIT | futex_private, seen, &ts, NULL, 0);
+    atomic_fetch_sub(&news->sleepers, 1);
+    return atomic_load(&news->gen) != seen;
 }
 
 bool dsm_news_wait(uint32_t seen, unsigned timeout_us)
 {
     /* News usually comes soon after the awaited write: progress the
      * transport here for a moment (as net_wait does) before sleeping. */
-    if (net_spin(news_since, &seen))
-        return true;
-    struct timespec ts = { .tv_sec = timeout_us / 1000000u, .tv_nsec = (long)(timeout_us % 1000000u) * 1000 };
-    atomic_fetch_add(&news.sleepers, 1);
-    if (atomic_load(&news.gen) == seen)
-        syscall(SYS_futex, &news.gen, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
-    atomic_fetch_sub(&news.sleepers, 1);
-    return atomic_load(&news.gen) != seen;
+    return net_spin(news_since, &seen, 1) || sleep_on_news(seen, timeout_us);
+}
+
+struct news_or { uint32_t seen; bool (*ready)(void); };
+
+static bool news_or_ready(const void *arg)
+{
+    const struct news_or *w = arg;
+    return atomic_load_explicit(&news->gen, memory_order_relaxed) != w->seen || w->ready();
+}
+
+bool dsm_news_wait_or(uint32_t seen, unsigned timeout_us, bool (*ready)(void))
+{
+    struct news_or w = { seen, ready };
+    return net_spin(news_or_ready, &w, 16) || sleep_on_news(seen, timeout_us);
 }
 
 /* A thread that flushes again and again with nothing to publish and nothing
@@ -270,7 +307,7 @@ void dsm_flush(void)
 {
     uint64_t t0 = dsm_now_ns();
     dsm_flush_output();
-    uint32_t seen = atomic_load(&news.gen);
+    uint32_t seen = atomic_load(&news->gen);
     size_t published = dsm_release_push(true);
     size_t dropped = dsm_notice_apply();
     dsm_drop_suspects();

@@ -9,7 +9,8 @@
 #   tests/run-tests.sh [BUILD_DIR]        (default: the current directory)
 #
 # Multi-node tests run as real jobs of 1..4 processes under ompdsm-run, once
-# over UCX shared memory and once over UCX tcp on the loopback interface;
+# over UCX shared memory and once over UCX tcp on the loopback interface
+# as nodes on several hosts would run (OMPDSM_HOST_SEGMENT=off);
 # then jobs of 2 and 4 nodes under Open MPI's mpirun, which the nodes join
 # through PMIx (tests/mpirun/run-mpirun-tests.sh), and jobs whose nodes each
 # run in a network namespace of their own (tests/netns, needs root).
@@ -44,7 +45,7 @@ report() {   # report NAME STATUS(0=pass) LOGFILE
 ucx_env() {   # prints the UCX settings of a transport family
     case $1 in
     shm) echo "UCX_TLS=self,sm" ;;
-    tcp) echo "UCX_TLS=self,tcp UCX_NET_DEVICES=lo" ;;
+    tcp) echo "UCX_TLS=self,tcp UCX_NET_DEVICES=lo OMPDSM_HOST_SEGMENT=off" ;;
     esac
 }
 

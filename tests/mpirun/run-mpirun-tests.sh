@@ -47,7 +47,7 @@ fail() {    # fail CASE LOG REASON
 ucx_env() {   # the UCX settings of a transport family
     case $1 in
     shm) echo "UCX_TLS=self,sm" ;;
-    tcp) echo "UCX_TLS=self,tcp UCX_NET_DEVICES=lo" ;;
+    tcp) echo "UCX_TLS=self,tcp UCX_NET_DEVICES=lo OMPDSM_HOST_SEGMENT=off" ;;
     esac
 }
 

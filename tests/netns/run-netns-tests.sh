@@ -190,7 +190,7 @@ for np in $NODES; do
         rc_host=$?
         before=$(veth_bytes)
         # shellcheck disable=SC2086
-        env $extra UCX_TLS=tcp UCX_NET_DEVICES=eth0 "$RUN" --timeout "$TIMEOUT" -np "$np" \
+        env $extra OMPDSM_HOST_SEGMENT=off UCX_TLS=tcp UCX_NET_DEVICES=eth0 "$RUN" --timeout "$TIMEOUT" -np "$np" \
             --bind "$NET.254" --exec-prefix "ip netns exec $NS%r" "$dsm" >"$base.out" 2>"$base.err"
         rc=$?
         quiet=$(quiet_veths "$np" "$before" "$(veth_bytes)")

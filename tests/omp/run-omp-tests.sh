@@ -88,7 +88,7 @@ for src in "$SRC"/*.c; do
         for tls in $(transports "$src"); do
             case $tls in
             sm) tag= ; tls_env="UCX_TLS=self,sm" ;;
-            tcp) tag=" tls=tcp" ; tls_env="UCX_TLS=self,tcp UCX_NET_DEVICES=lo" ;;
+            tcp) tag=" tls=tcp" ; tls_env="UCX_TLS=self,tcp UCX_NET_DEVICES=lo OMPDSM_HOST_SEGMENT=off" ;;
             esac
             # shellcheck disable=SC2086
             env $extra $tls_env "$RUN" --timeout "$TIMEOUT" -np "$n" "$dsm" >"$got" 2>"$err"

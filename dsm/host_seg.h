@@ -1,0 +1,50 @@
+/*
+ * host_seg.h: the memory segment the nodes of a job share when they all run
+ * on one host (host_seg.c).
+ *
+ * It holds each node's news word (the word its threads sleep on while
+ * they wait for another node, notice.c) and the barrier's mailboxes
+ * (barrier.c): one arrival box per node and barrier parity, one release box
+ * per parity.  A box is published by storing, with release order, the
+ * sequence number it is valid for (the barrier epoch + 1) after its bytes;
+ * the reader loads the sequence number with acquire order.  Without the
+ * segment (nodes on several hosts, OMPDSM_HOST_SEGMENT=off, a failure to
+ * share it), news words are private and barriers go by messages.
+ */
+#ifndef DSM_HOST_SEG_H
+#define DSM_HOST_SEG_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct host_box {
+    _Atomic uint64_t seq;       /* the epoch + 1 the bytes are for */
+    uint64_t len;
+    char data[];
+};
+
+/* A node's news word: the count, and how many of its threads sleep on it. */
+struct host_news {
+    _Atomic uint32_t gen;
+    _Atomic uint32_t sleepers;
+};
+
+/* Collective, after the transport started: every node maps node 0's
+ * segment, or none uses one. */
+void host_seg_init(void);
+
+/* Whether the nodes share the segment. */
+bool host_seg_on(void);
+
+/* The node's news word, in the segment, or NULL when there is none. */
+struct host_news *host_seg_news(int node);
+
+/* The barrier's boxes and the bytes each holds at most. */
+struct host_box *host_seg_arrival(int node, uint64_t epoch);
+struct host_box *host_seg_release(uint64_t epoch);
+size_t host_seg_arrival_cap(void);
+size_t host_seg_release_cap(void);
+
+#endif
