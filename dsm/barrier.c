@@ -497,6 +497,7 @@ static void *barrier(const void *payload, size_t plen, size_t *out_len)
     struct dsm_plist rel = { 0 }, bar = { 0 };
     dsm_release(&rel);
     dsm_plist_free(&rel);
+    dsm_lock_settle();
     dsm_bar_take(&bar);
 
     net_wait_init(&pending.w, 1);

@@ -251,6 +251,10 @@ enum dsm_lock_space {
 void dsm_lock_acquire(enum dsm_lock_space space, uint64_t key);
 bool dsm_lock_try(enum dsm_lock_space space, uint64_t key);      /* false if held elsewhere */
 void dsm_lock_release(enum dsm_lock_space space, uint64_t key);
+/* Waits until the managers have taken every release this node sent: a
+ * barrier does before it arrives, so that a lock released before a
+ * barrier is free after it at every node. */
+void dsm_lock_settle(void);
 void dsm_lock_register(void);
 
 /* atomic.c: an atomic operation on a shared address, run at the page's

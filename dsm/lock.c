@@ -15,7 +15,9 @@
  *             every node (notice.c, for readers outside the lock), then LOCK_REL with
  *             the pages written since this lock was acquired → manager,
  *             which merges them into the notices and grants the next
- *             waiter.  With nested locks, an inner lock's acquire or
+ *             waiter, and acknowledges it (the releaser does not wait,
+ *             but a barrier waits for every acknowledgement first:
+ *             dsm_lock_settle).  With nested locks, an inner lock's acquire or
  *             release flushes pages written under the outer one; the
  *             node's lock log (dsm.lock_log) keeps them for the outer
  *             lock's release.
@@ -188,6 +190,7 @@ static void on_release(int src, void *body, size_t len)
         grant(l, next);
     }
     dsm_unlock(&mgr.mu);
+    net_send_done(src, r->cookie);
 }
 
 /* ---- at the acquirer ---------------------------------------------------- */
@@ -296,14 +299,25 @@ bool dsm_lock_try(enum dsm_lock_space space, uint64_t key)
     return acquire(space, key, true);
 }
 
+/* The releases sent whose managers have not acknowledged them yet. */
+static struct net_wait unsettled;
+
 void dsm_lock_release(enum dsm_lock_space space, uint64_t key)
 {
     dsm_flush_output();
     struct dsm_plist written = { 0 };
     dsm_release_push(false);
     forget(space, key, &written);
-    struct lock_req r = { .key = key, .epoch = dsm.epoch, .count = written.n, .space = space };
+    atomic_fetch_add(&unsettled.pending, 1);
+    struct lock_req r = { .cookie = (uint64_t)(uintptr_t)&unsettled, .key = key, .epoch = dsm.epoch,
+                          .count = written.n, .space = space };
     net_send(manager_of(space, key), OP_LOCK_REL, &r, sizeof r, written.pages,
              written.n * sizeof *written.pages);
     dsm_plist_free(&written);
+}
+
+void dsm_lock_settle(void)
+{
+    if (atomic_load(&unsettled.pending))
+        net_wait(&unsettled);
 }
