@@ -292,22 +292,24 @@ static void check_pinned(void)
  * it idle for a dozen releases in between. */
 enum { HOT_IDLE_MAX = 8, HOME_HOT_IDLE_MAX = 16 };
 
-/* A page becomes hot at its home only when the home writes it again
- * within this many releases of the last time it did: comparing a page that
- * is not written again costs more than the fault it would save. */
-enum { HOME_HOT_AGAIN = 16 };
+/* A page becomes hot only when this node writes it again within this
+ * many releases of the last time it did: comparing a page that is not
+ * written again (a burst of writes by the master, one pass of a transpose
+ * out of four) costs more than the fault it would save, at every release
+ * until it cools. */
+enum { HOT_AGAIN = 16 };
 
 static uint32_t releases;         /* dsm_release() calls at this node */
-static uint32_t *home_wrote;      /* per page: the release that last published the home's writes + 1 */
+static uint32_t *wrote;           /* per page: the release that last published this node's writes + 1 */
 
-/* Whether the home, which wrote this page in this interval, wrote it in a
+/* Whether this node, which wrote this page in this interval, wrote it in a
  * recent interval too; remembers this one. */
-static bool home_writes_again(uint64_t page)
+static bool writes_again(uint64_t page)
 {
-    if (!home_wrote)
-        home_wrote = dsm_page_table(sizeof *home_wrote);
-    bool again = home_wrote[page] && releases + 1 - home_wrote[page] <= HOME_HOT_AGAIN;
-    home_wrote[page] = releases + 1;
+    if (!wrote)
+        wrote = dsm_page_table(sizeof *wrote);
+    bool again = wrote[page] && releases + 1 - wrote[page] <= HOT_AGAIN;
+    wrote[page] = releases + 1;
     return again;
 }
 
@@ -375,17 +377,17 @@ static void diff_hot(struct dsm_plist *written, struct dsm_buf *batches, uint64_
 }
 
 /* A page written in this interval that may stay writable: not pinned,
- * writable, and either homed elsewhere with a twin, or homed here, shared
- * (a write fault of the home's told of it) and written again soon after
+ * writable, either homed elsewhere with a twin, or homed here and shared
+ * (a write fault of the home's told of it), and written again soon after
  * the last time (the next faults would come interval after interval,
- * where a comparison with a snapshot costs a fraction of a fault). */
+ * where a comparison with a twin or snapshot costs a fraction of a fault). */
 static bool may_stay_hot(uint64_t page)
 {
     if (dsm.state[page] != PG_RW || dsm_pinned(page))
         return false;
     if (dsm_home_of(page) == dsm.node)
-        return !dsm.twin[page] && !dsm_flag(page, PF_HRW) && home_writes_again(page);
-    return dsm.twin[page];
+        return !dsm.twin[page] && !dsm_flag(page, PF_HRW) && writes_again(page);
+    return dsm.twin[page] && writes_again(page);
 }
 
 /* A page written in this interval that stays writable joins the hot

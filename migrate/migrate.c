@@ -311,8 +311,38 @@ void mig_migrate(void)
  * migration that moves few pages for the faults that caused it (pages that
  * two nodes write in turn, which stay) doubles the threshold, and sets it
  * to at least twice the faults that caused it, so such a program migrates
- * ever more rarely; one that moves many restores it. */
+ * ever more rarely; one that moves many restores it.  Only a decision on
+ * a whole cycle's counts (below) adjusts it: one at a loop's first end
+ * sees a part of the program's use of its pages.
+ *
+ * And it migrates only where the counts show how the program uses its
+ * pages: at the end of a loop's first execution (the set-up's loops, each
+ * run once, and the first use of data the master initialised), or at the
+ * end of a loop that already ended since the last migration, the counts
+ * then covering a whole cycle of the program's loops (a time step), not
+ * the last loop or two of it.  A page that the loops of a step write from
+ * different nodes (a 3-D FFT's planes, written by plane in three passes
+ * and by column in the fourth) then stays with the node that writes it in
+ * most passes, which as its home writes it in the window too; counted over
+ * one pass at a time, it followed each pass in turn, until the bounce rule
+ * (decide.c) froze it wherever it was. */
 enum { AUTO_BASE = 64, AUTO_MAX = 1 << 24 };
+
+/* A set of loops (call sites; 0 for a region's end without one). */
+struct loops {
+    uintptr_t *v;
+    size_t n, cap;
+};
+
+static bool loops_add(struct loops *s, uintptr_t loop)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->v[i] == loop)
+            return false;
+    s->v = xgrow(s->v, &s->cap, s->n + 1, sizeof *s->v);
+    s->v[s->n++] = loop;
+    return true;
+}
 
 /* What decides which counted barriers migrate; every node keeps it alike,
  * and nodes that sat out a team's barriers take node 0's (mig_state_*). */
@@ -321,8 +351,9 @@ static struct {
     unsigned requested;         /* counted barriers until a requested migration, 0: none */
     uint64_t threshold;         /* auto: remote write faults that make a migration due */
     uint64_t trigger;           /* auto: the team's remote write faults at the last decision */
-    uintptr_t *seen;            /* OMPDSM_MIGRATE=first: the loops that have ended once */
-    size_t nseen, cap;
+    bool cycle;                 /* auto: the last decision's counts covered a whole cycle */
+    struct loops seen;          /* first, auto: the loops that have ended once */
+    struct loops window;        /* auto: the loops that ended since the last migration */
 } when = { .threshold = AUTO_BASE };
 
 /* A counted barrier that also adds up the team's remote write faults. */
@@ -339,7 +370,7 @@ static uint64_t auto_barrier(void)
 
 static void auto_adjust(size_t moved)
 {
-    if (dsm_cfg.migrate != DSM_MIGRATE_AUTO)
+    if (dsm_cfg.migrate != DSM_MIGRATE_AUTO || !when.cycle)
         return;
     if (4 * (uint64_t)moved >= when.trigger) {
         when.threshold = AUTO_BASE;
@@ -373,43 +404,29 @@ bool mig_request(unsigned after)
     return true;
 }
 
-static void see(uintptr_t loop)
-{
-    when.seen = xgrow(when.seen, &when.cap, when.nseen + 1, sizeof *when.seen);
-    when.seen[when.nseen++] = loop;
-}
-
-/* Whether `loop` (a call site, 0: none) ends its first execution here.
- * Every node meets the loops in the same order, so they all agree. */
-static bool first_end_of(uintptr_t loop)
-{
-    if (!loop)
-        return false;
-    for (size_t i = 0; i < when.nseen; i++)
-        if (when.seen[i] == loop)
-            return false;
-    see(loop);
-    return true;
-}
-
 /* `first` migrates at the first counted barrier and at the end of each
  * worksharing loop's first execution: a loop's first execution shows how
  * it uses its pages (a solver's loops may touch arrays the initialisation
  * did not, as Himeno's wrk2), and a migration with nothing to move costs
- * only its barriers. */
+ * only its barriers.  Every node meets the loops in the same order, so
+ * they all agree. */
 bool mig_counted_barrier(uintptr_t loop)
 {
     when.counted++;
     bool due = when.requested > 0 && --when.requested == 0;
     if (dsm_cfg.migrate == DSM_MIGRATE_FIRST) {
-        due |= first_end_of(loop) || when.counted == 1;      /* records every loop */
+        due |= (loop && loops_add(&when.seen, loop)) || when.counted == 1;
     } else if (dsm_cfg.migrate == DSM_MIGRATE_EVERY) {
         due |= when.counted % dsm_cfg.migrate_every == 0;
     } else if (dsm_cfg.migrate == DSM_MIGRATE_AUTO) {
         when.trigger = auto_barrier();
-        due |= when.trigger >= when.threshold;
-        if (due)
+        bool first = loop && loops_add(&when.seen, loop), cycle = loop && !loops_add(&when.window, loop);
+        due |= when.trigger >= when.threshold && (first || cycle);
+        when.cycle = cycle;
+        if (due) {
             mig_migrate();
+            when.window.n = 0;
+        }
         return due;
     }
     if (due)
@@ -419,34 +436,44 @@ bool mig_counted_barrier(uintptr_t loop)
     return due;
 }
 
+static void put_loops(uint64_t **p, const struct loops *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        *(*p)++ = s->v[i];
+}
+
+static void get_loops(const uint64_t **p, struct loops *s, uint64_t n)
+{
+    s->n = 0;
+    for (uint64_t i = 0; i < n; i++)
+        loops_add(s, (uintptr_t)*(*p)++);
+}
+
 void *mig_state_export(size_t *len)
 {
-    *len = 3 * sizeof(uint64_t) + when.nseen * sizeof *when.seen;
-    uint64_t *p = xmalloc(*len);
-    p[0] = when.counted;
-    p[1] = when.requested;
-    p[2] = when.threshold;
-    if (when.nseen)     /* when.seen is NULL before any loop is seen */
-        memcpy(p + 3, when.seen, when.nseen * sizeof *when.seen);
-    return p;
+    *len = (5 + when.seen.n + when.window.n) * sizeof(uint64_t);
+    uint64_t *head = xmalloc(*len), *p = head + 5;
+    head[0] = when.counted;
+    head[1] = when.requested;
+    head[2] = when.threshold;
+    head[3] = when.seen.n;
+    head[4] = when.window.n;
+    put_loops(&p, &when.seen);
+    put_loops(&p, &when.window);
+    return head;
 }
 
 void mig_state_import(const void *data, size_t len)
 {
-    uint64_t head[3];
-    if (len < sizeof head || (len - sizeof head) % sizeof *when.seen)
+    const uint64_t *head = data;
+    if (len % sizeof *head || len < 5 * sizeof *head || len != (5 + head[3] + head[4]) * sizeof *head)
         dsm_fatal("malformed home migration state (%zu bytes)", len);
-    memcpy(head, data, sizeof head);
     when.counted = head[0];
     when.requested = (unsigned)head[1];
     when.threshold = head[2];
-    when.nseen = 0;
-    const char *p = (const char *)data + sizeof head;
-    for (size_t i = 0; i < (len - sizeof head) / sizeof *when.seen; i++) {
-        uintptr_t loop;
-        memcpy(&loop, p + i * sizeof loop, sizeof loop);
-        see(loop);
-    }
+    const uint64_t *p = head + 5;
+    get_loops(&p, &when.seen, head[3]);
+    get_loops(&p, &when.window, head[4]);
 }
 
 void ompdsm_barrier_migrate_home(void)
