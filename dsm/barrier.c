@@ -143,9 +143,9 @@ static bool publish_release(const struct bar_hdr *rel, const struct slot *s)
     if (s->extra.n)
         memcpy(p + notes + s->payload.n, s->extra.p, s->extra.n);
     box->len = len;
-    atomic_store_explicit(&box->seq, rel->epoch + 1, memory_order_release);
+    atomic_store(&box->seq, rel->epoch + 1);     /* seq_cst: before the load of sleepers */
     for (int n = 0; n < (int)s->members; n++)
-        dsm_ring(n);
+        dsm_ring_sleeper(n);
     return true;
 }
 
@@ -216,8 +216,8 @@ static bool publish_arrival(const struct bar_hdr *h, const struct dsm_buf *body)
     if (body->n)
         memcpy(box->data + sizeof *h, body->p, body->n);
     box->len = sizeof *h + body->n;
-    atomic_store_explicit(&box->seq, h->epoch + 1, memory_order_release);
-    dsm_ring(0);
+    atomic_store(&box->seq, h->epoch + 1);       /* seq_cst: before the load of sleepers */
+    dsm_ring_sleeper(0);
     return true;
 }
 

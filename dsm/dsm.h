@@ -313,6 +313,9 @@ void dsm_notice_news(void);
 /* Rings another node's news word: only when the nodes share a host
  * segment (host_seg.h). */
 void dsm_ring(int node);
+/* Rings it only if a thread sleeps on it: for news that the waiter checks
+ * itself (dsm_news_wait_or's ready), which it does again once asleep. */
+void dsm_ring_sleeper(int node);
 /* Like dsm_news_wait, for news another node of the host writes into the
  * host segment: while it polls, it also stops when ready() holds (the
  * awaited word itself, watched before the news word is rung), and it

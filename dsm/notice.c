@@ -238,6 +238,13 @@ void dsm_ring(int node)
     ring(node == dsm.node ? news : host_seg_news(node));
 }
 
+void dsm_ring_sleeper(int node)
+{
+    struct host_news *n = node == dsm.node ? news : host_seg_news(node);
+    if (atomic_load(&n->sleepers))
+        ring(n);
+}
+
 /* Per application thread: the state of the spin loop it may be in. */
 static __thread struct {
     uint64_t last_end;            /* when its previous flush returned */
@@ -257,11 +264,13 @@ static bool news_since(const void *seen)
     return atomic_load(&news->gen) != *(const uint32_t *)seen;
 }
 
-static bool sleep_on_news(uint32_t seen, unsigned timeout_us)
+/* ready, if not NULL, is checked again once the sleep is announced: a
+ * waker that found no sleeper (dsm_ring_sleeper) made it true before. */
+static bool sleep_on_news(uint32_t seen, unsigned timeout_us, bool (*ready)(void))
 {
     struct timespec ts = { .tv_sec = timeout_us / 1000000u, .tv_nsec = (long)(timeout_us % 1000000u) * 1000 };
     atomic_fetch_add(&news->sleepers, 1);
-    if (atomic_load(&news->gen) == seen)
+    if (atomic_load(&news->gen) == seen && !(ready && ready()))
         syscall(SYS_futex, &news->gen, FUTEX_WAIT | futex_private, seen, &ts, NULL, 0);
     atomic_fetch_sub(&news->sleepers, 1);
     return atomic_load(&news->gen) != seen;
@@ -271,7 +280,7 @@ bool dsm_news_wait(uint32_t seen, unsigned timeout_us)
 {
     /* News usually comes soon after the awaited write: progress the
      * transport here for a moment (as net_wait does) before sleeping. */
-    return net_spin(news_since, &seen, 1) || sleep_on_news(seen, timeout_us);
+    return net_spin(news_since, &seen, 1) || sleep_on_news(seen, timeout_us, NULL);
 }
 
 struct news_or { uint32_t seen; bool (*ready)(void); };
@@ -285,7 +294,7 @@ static bool news_or_ready(const void *arg)
 bool dsm_news_wait_or(uint32_t seen, unsigned timeout_us, bool (*ready)(void))
 {
     struct news_or w = { seen, ready };
-    return net_spin(news_or_ready, &w, 16) || sleep_on_news(seen, timeout_us);
+    return net_spin(news_or_ready, &w, 16) || sleep_on_news(seen, timeout_us, ready);
 }
 
 /* A thread that flushes again and again with nothing to publish and nothing
