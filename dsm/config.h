@@ -39,17 +39,4 @@ extern struct dsm_config dsm_cfg;
 void dsm_config_load(void);
 const char *dsm_home_policy_name(enum dsm_home_policy p);
 
-/* The parsing helpers of every layer's environment variables (OMPDSM_*
- * here, OMP_* in omp_rt/env.c, UCX_* in net.c and net_policy.c): */
-
-/* The variable's value, or NULL if it is unset or empty. */
-const char *dsm_env(const char *name);
-
-/* Parses "123", "64K", "16G" …; returns false on bad text or overflow. */
-bool dsm_parse_size(const char *s, size_t *out);
-
-/* A decimal integer in min..max at the start of s, after blanks; *end is
- * set to what follows it.  False if there is none or it is out of range. */
-bool dsm_parse_long(const char *s, long min, long max, long *out, const char **end);
-
 #endif

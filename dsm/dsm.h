@@ -28,7 +28,7 @@
 
 #include "config.h"
 
-struct dsm_buf;     /* diff.h */
+struct dsm_buf;     /* util/buf.h */
 
 enum dsm_state { PG_INVALID = 0, PG_RO = 1, PG_RW = 2 };
 

@@ -12,7 +12,7 @@
  */
 #include "image.h"
 #include "boot.h"
-#include "log.h"
+#include "../util/log.h"
 
 #include <elf.h>
 #include <fcntl.h>

@@ -13,10 +13,10 @@
 #include "dsm.h"
 #include "image.h"
 #include "liveness.h"
-#include "log.h"
 #include "net.h"
 #include "page_state.h"
 #include "stats.h"
+#include "../util/log.h"
 
 #include "ompdsm.h"
 

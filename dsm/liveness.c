@@ -13,9 +13,10 @@
  */
 #include "liveness.h"
 #include "config.h"
-#include "log.h"
 #include "net.h"
 #include "stats.h"
+#include "../util/clock.h"
+#include "../util/log.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>

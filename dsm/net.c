@@ -18,9 +18,10 @@
 #include "net.h"
 #include "boot.h"
 #include "config.h"
-#include "log.h"
 #include "net_policy.h"
-#include "xalloc.h"
+#include "../util/env.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include <errno.h>
 #include <linux/futex.h>

@@ -41,11 +41,12 @@
  * in a barrier) keeps it bounded by the pages written.
  */
 #include "dsm.h"
-#include "log.h"
 #include "net.h"
 #include "proto.h"
 #include "stats.h"
-#include "xalloc.h"
+#include "../util/clock.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include <linux/futex.h>
 #include <stdatomic.h>

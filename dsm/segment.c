@@ -12,7 +12,7 @@
  */
 #include "boot.h"
 #include "dsm.h"
-#include "log.h"
+#include "../util/log.h"
 
 #include <errno.h>
 #include <stdio.h>

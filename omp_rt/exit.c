@@ -25,8 +25,8 @@
 #include "omp_rt.h"
 
 #include "../dsm/boot.h"
-#include "../dsm/log.h"
 #include "../dsm/net.h"
+#include "../util/log.h"
 
 #include <pthread.h>
 #include <stdio.h>

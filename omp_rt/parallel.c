@@ -32,10 +32,11 @@
 
 #include "../dsm/boot.h"
 #include "../dsm/dsm.h"
-#include "../dsm/log.h"
 #include "../dsm/stats.h"
 #include "../migrate/migrate.h"
 #include "../profiler/prof.h"
+#include "../util/clock.h"
+#include "../util/log.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -86,10 +86,11 @@
 #include "../dsm/boot.h"
 #include "../dsm/dsm.h"
 #include "../dsm/image.h"
-#include "../dsm/log.h"
 #include "../dsm/stats.h"
-#include "../dsm/xalloc.h"
 #include "../migrate/migrate.h"
+#include "../util/clock.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include <errno.h>
 #include <sched.h>

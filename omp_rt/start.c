@@ -25,11 +25,11 @@
 #include "loop.h"
 #include "omp_rt.h"
 
+#include "ompdsm.h"
 #include "../dsm/config.h"
 #include "../dsm/dsm.h"
-#include "../dsm/log.h"
 #include "../profiler/prof.h"
-#include "ompdsm.h"
+#include "../util/log.h"
 
 #include <dlfcn.h>
 

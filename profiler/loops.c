@@ -12,7 +12,7 @@
 
 #include "../dsm/config.h"
 #include "../dsm/dsm.h"
-#include "../dsm/xalloc.h"
+#include "../util/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,9 +13,10 @@
 
 #include "../dsm/config.h"
 #include "../dsm/dsm.h"
-#include "../dsm/log.h"
 #include "../dsm/stats.h"
-#include "../dsm/xalloc.h"
+#include "../util/clock.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>

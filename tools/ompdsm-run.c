@@ -55,7 +55,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "boot_wire.h"
+#include "../dsm/boot_wire.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0.1"
