@@ -18,8 +18,8 @@
  */
 #include "dsm.h"
 #include "page_state.h"
-#include "net.h"
 #include "proto.h"
+#include "../net/net.h"
 #include "../util/log.h"
 
 #include <string.h>

@@ -173,8 +173,8 @@ void dsm_config_load(void)
     if (dsm_cfg.region_size % dsm_cfg.page_size)
         dsm_fatal("OMPDSM_REGION_SIZE (%zu) is not a multiple of OMPDSM_PAGE_SIZE (%zu)",
                   dsm_cfg.region_size, dsm_cfg.page_size);
-    dsm_cfg.spin_us = (unsigned)parse_int("OMPDSM_SPIN_US", 50, 0, 1000000);
-    dsm_cfg.progress_nice = parse_int("OMPDSM_PROGRESS_NICE", -10, -20, 19);
+    dsm_cfg.net.spin_us = (unsigned)parse_int("OMPDSM_SPIN_US", 50, 0, 1000000);
+    dsm_cfg.net.progress_nice = parse_int("OMPDSM_PROGRESS_NICE", -10, -20, 19);
     dsm_cfg.readahead = (unsigned)parse_int("OMPDSM_READAHEAD", 7, 0, 1024);
     dsm_cfg.stats = parse_bool("OMPDSM_STATS", false);
     dsm_cfg.trace = dsm_env("OMPDSM_TRACE");

@@ -3,7 +3,9 @@
  *
  * dsm_config_load() reads the environment once at start-up; a bad value is a
  * fatal error naming the variable and the accepted forms.  The README's table
- * documents the same variables; keep the two in step.
+ * documents the same variables; keep the two in step.  The transport's
+ * settings are parsed here too and handed down (net/ includes nothing of
+ * dsm/): dsm_cfg.net to net_init(), node_timeout to net_liveness_register().
  */
 #ifndef DSM_CONFIG_H
 #define DSM_CONFIG_H
@@ -11,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+
+#include "../net/net.h"
 
 enum dsm_home_policy { DSM_HOME_CYCLIC, DSM_HOME_BLOCK, DSM_HOME_FIRST_TOUCH };
 
@@ -26,12 +30,11 @@ struct dsm_config {
     enum dsm_home_policy home;  /* OMPDSM_HOME */
     enum dsm_migrate_mode migrate;  /* OMPDSM_MIGRATE */
     unsigned migrate_every;     /* N of OMPDSM_MIGRATE=every:N (1 for every) */
-    unsigned spin_us;           /* OMPDSM_SPIN_US */
-    int progress_nice;          /* OMPDSM_PROGRESS_NICE */
+    struct net_config net;      /* OMPDSM_SPIN_US, OMPDSM_PROGRESS_NICE: the transport's (net_init) */
     unsigned readahead;         /* OMPDSM_READAHEAD: pages fetched after a faulting one */
     bool stats;                 /* OMPDSM_STATS */
     const char *trace;          /* OMPDSM_TRACE: trace file, or NULL */
-    double node_timeout;        /* OMPDSM_NODE_TIMEOUT seconds, 0: never */
+    double node_timeout;        /* OMPDSM_NODE_TIMEOUT seconds, 0: never (net_liveness_register) */
 };
 
 extern struct dsm_config dsm_cfg;

@@ -20,10 +20,10 @@
  */
 #include "config.h"
 #include "dsm.h"
-#include "net.h"
 #include "page_state.h"
 #include "proto.h"
 #include "stats.h"
+#include "../net/net.h"
 #include "../util/log.h"
 #include "../util/xalloc.h"
 

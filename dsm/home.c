@@ -13,10 +13,10 @@
  * such as the master's stack, whatever the policy).
  */
 #include "dsm.h"
-#include "net.h"
 #include "page_state.h"
 #include "proto.h"
 #include "stats.h"
+#include "../net/net.h"
 #include "../util/log.h"
 #include "../util/xalloc.h"
 

@@ -11,7 +11,7 @@
  * instead.
  */
 #include "image.h"
-#include "boot.h"
+#include "../net/boot.h"
 #include "../util/log.h"
 
 #include <elf.h>

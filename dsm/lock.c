@@ -24,9 +24,9 @@
  * already told every node about them.
  */
 #include "dsm.h"
-#include "net.h"
 #include "proto.h"
 #include "stats.h"
+#include "../net/net.h"
 #include "../util/clock.h"
 #include "../util/log.h"
 #include "../util/xalloc.h"

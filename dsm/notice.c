@@ -41,9 +41,9 @@
  * in a barrier) keeps it bounded by the pages written.
  */
 #include "dsm.h"
-#include "net.h"
 #include "proto.h"
 #include "stats.h"
+#include "../net/net.h"
 #include "../util/clock.h"
 #include "../util/log.h"
 #include "../util/xalloc.h"

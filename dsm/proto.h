@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "ops.h"
+#include "../net/ops.h"
 
 struct home_req { uint64_t cookie, page; };
 struct home_rep { uint64_t cookie; int32_t home; int32_t pad; };

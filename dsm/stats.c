@@ -6,8 +6,8 @@
  * nodes cannot interleave.
  */
 #include "stats.h"
-#include "boot.h"
 #include "dsm.h"
+#include "../net/boot.h"
 #include "../util/log.h"
 
 #include "ompdsm.h"

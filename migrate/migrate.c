@@ -28,10 +28,10 @@
 
 #include "../dsm/diff.h"
 #include "../dsm/dsm.h"
-#include "../dsm/net.h"
 #include "../dsm/page_state.h"
 #include "../dsm/proto.h"
 #include "../dsm/stats.h"
+#include "../net/net.h"
 #include "../util/clock.h"
 #include "../util/log.h"
 #include "../util/xalloc.h"

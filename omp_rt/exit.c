@@ -24,8 +24,8 @@
  */
 #include "omp_rt.h"
 
-#include "../dsm/boot.h"
-#include "../dsm/net.h"
+#include "../net/boot.h"
+#include "../net/net.h"
 #include "../util/log.h"
 
 #include <pthread.h>

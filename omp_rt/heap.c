@@ -29,7 +29,7 @@
 #include "omp_rt.h"
 
 #include "../dsm/dsm.h"
-#include "../dsm/net.h"
+#include "../net/net.h"
 #include "../util/log.h"
 
 #include <dlfcn.h>

@@ -35,7 +35,7 @@
 #include "loop.h"
 
 #include "../dsm/dsm.h"
-#include "../dsm/net.h"
+#include "../net/net.h"
 #include "../util/log.h"
 #include "../util/xalloc.h"
 

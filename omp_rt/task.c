@@ -52,7 +52,7 @@ API int omp_in_final(void);
 #include "task.h"
 
 #include "../dsm/dsm.h"
-#include "../dsm/net.h"
+#include "../net/net.h"
 #include "../util/log.h"
 #include "../util/xalloc.h"
 

@@ -12,8 +12,8 @@
 #define TESTS_UNIT_FAKE_NET_H
 
 #include "../../dsm/dsm.h"
-#include "../../dsm/net.h"
 #include "../../dsm/proto.h"
+#include "../../net/net.h"
 
 enum { FAKE_NODES = 4 };
 

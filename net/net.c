@@ -17,7 +17,6 @@
  */
 #include "net.h"
 #include "boot.h"
-#include "config.h"
 #include "net_policy.h"
 #include "../util/env.h"
 #include "../util/log.h"
@@ -78,6 +77,9 @@ static struct {
     int timer_ms;               /* -1: no timer */
     void (*timer)(void);
 } net = { .lock = PTHREAD_MUTEX_INITIALIZER, .timer_ms = -1 };
+
+/* The settings net_init() was given. */
+static struct net_config net_cfg;
 
 static __thread int lock_depth;
 
@@ -273,7 +275,7 @@ bool net_spin(bool (*until)(const void *arg), const void *arg)
 {
     if (until(arg))
         return true;
-    uint64_t deadline = now_ns() + (uint64_t)dsm_cfg.spin_us * 1000u;
+    uint64_t deadline = now_ns() + (uint64_t)net_cfg.spin_us * 1000u;
     bool met = false;
     atomic_fetch_add(&net.polling, 1);
     for (unsigned i = 0; !(met = until(arg)); i++) {
@@ -441,7 +443,7 @@ void net_rma_get(struct net_wait *w, int dst, int id, uint64_t offset, void *buf
  * still under way, sleeps while the progress thread finishes it. */
 void net_rma_end(struct net_wait *w)
 {
-    uint64_t deadline = now_ns() + (uint64_t)dsm_cfg.spin_us * 1000u;
+    uint64_t deadline = now_ns() + (uint64_t)net_cfg.spin_us * 1000u;
     while (atomic_load(&w->pending) != 0 && now_ns() < deadline)
         ucp_worker_progress(net.worker);
     net_unlock();
@@ -489,7 +491,7 @@ static void release_regions(void)
 static void run_promptly(void)
 {
     pid_t self = gettid();
-    (void)setpriority(PRIO_PROCESS, (id_t)self, dsm_cfg.progress_nice);
+    (void)setpriority(PRIO_PROCESS, (id_t)self, net_cfg.progress_nice);
     errno = 0;
     int nice = getpriority(PRIO_PROCESS, (id_t)self);
     struct {
@@ -508,7 +510,7 @@ static void run_promptly(void)
  * stopped with its reply, as that thread is likely to wait again soon. */
 static uint64_t stand_by_for(bool woken)
 {
-    uint64_t spin = (uint64_t)dsm_cfg.spin_us * 1000u;
+    uint64_t spin = (uint64_t)net_cfg.spin_us * 1000u;
     if (atomic_load(&net.polling) > 0)
         return spin;
     uint64_t idle = now_ns() - atomic_load(&net.poll_end);
@@ -675,8 +677,9 @@ void net_send_done(int dst, uint64_t cookie)
     net_send(dst, NET_OP_DONE, &cookie, sizeof cookie, NULL, 0);
 }
 
-void net_init(int rank, int size)
+void net_init(int rank, int size, const struct net_config *cfg)
 {
+    net_cfg = *cfg;
     net.rank = rank;
     net.size = size;
     create_worker();
