@@ -11,6 +11,7 @@
  * instead.
  */
 #include "image.h"
+#include "dsm.h"
 #include "../net/boot.h"
 #include "../util/log.h"
 

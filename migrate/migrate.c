@@ -26,12 +26,10 @@
  */
 #include "migrate.h"
 
-#include "../dsm/diff.h"
 #include "../dsm/dsm.h"
-#include "../dsm/page_state.h"
-#include "../dsm/proto.h"
-#include "../dsm/stats.h"
+#include "../dsm/rehome.h"
 #include "../net/net.h"
+#include "../util/buf.h"
 #include "../util/clock.h"
 #include "../util/log.h"
 #include "../util/xalloc.h"

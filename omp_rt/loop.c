@@ -21,7 +21,6 @@
 #include "loop.h"
 
 #include "../dsm/dsm.h"
-#include "../dsm/stats.h"
 #include "../profiler/prof.h"
 #include "../util/clock.h"
 #include "../util/log.h"

@@ -31,7 +31,6 @@
 #include "loop.h"
 
 #include "../dsm/dsm.h"
-#include "../dsm/stats.h"
 #include "../migrate/migrate.h"
 #include "../net/boot.h"
 #include "../profiler/prof.h"

@@ -84,8 +84,6 @@
 #include "profile_file.h"
 
 #include "../dsm/dsm.h"
-#include "../dsm/image.h"
-#include "../dsm/stats.h"
 #include "../migrate/migrate.h"
 #include "../net/boot.h"
 #include "../util/clock.h"

@@ -26,7 +26,6 @@
 #include "omp_rt.h"
 
 #include "ompdsm.h"
-#include "../dsm/config.h"
 #include "../dsm/dsm.h"
 #include "../profiler/prof.h"
 #include "../util/log.h"

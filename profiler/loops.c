@@ -10,7 +10,6 @@
 #include "prof.h"
 #include "trace.h"
 
-#include "../dsm/config.h"
 #include "../dsm/dsm.h"
 #include "../util/xalloc.h"
 

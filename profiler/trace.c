@@ -11,9 +11,7 @@
 #include "prof.h"
 #include "trace.h"
 
-#include "../dsm/config.h"
 #include "../dsm/dsm.h"
-#include "../dsm/stats.h"
 #include "../util/clock.h"
 #include "../util/log.h"
 #include "../util/xalloc.h"
