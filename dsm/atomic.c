@@ -18,9 +18,9 @@
  */
 #include "dsm.h"
 #include "page_state.h"
-#include "log.h"
-#include "net.h"
 #include "proto.h"
+#include "../net/net.h"
+#include "../util/log.h"
 
 #include <string.h>
 

@@ -58,12 +58,13 @@
 #include "diff.h"
 #include "dsm.h"
 #include "host_seg.h"
-#include "log.h"
-#include "net.h"
 #include "page_state.h"
 #include "proto.h"
 #include "stats.h"
-#include "xalloc.h"
+#include "../net/net.h"
+#include "../util/clock.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,17 +2,19 @@
  * config.c: parses the OMPDSM_* environment variables.
  *
  * It also checks the one UCX variable whose bad value UCX reports without
- * naming it (UCX_TLS), and holds the parsing helpers that the other
- * layers' variables share (config.h).
+ * naming it (UCX_TLS).  The parsing helpers it shares with the other
+ * layers' variables are util/env.c's.  The transport's settings are parsed
+ * here too and handed to it at net_init() (net/ includes nothing of dsm/).
  *
  * Defaults are chosen for the embedded case (several nodes on one machine):
  * a 16 GiB sparse region far above the usual mmap and heap areas, the OS page
  * as the DSM page, page-interleaved (cyclic) homes as in SCASH.
  */
 #include "config.h"
-#include "log.h"
 
-#include <ctype.h>
+#include "../util/env.h"
+#include "../util/log.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,52 +22,6 @@
 #include <unistd.h>
 
 struct dsm_config dsm_cfg;
-
-bool dsm_parse_size(const char *s, size_t *out)
-{
-    char *end;
-    errno = 0;
-    if (*s == '-' || *s == '\0')
-        return false;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || end == s)
-        return false;
-    unsigned shift = 0;
-    switch (*end) {
-    case 'k': case 'K': shift = 10; end++; break;
-    case 'm': case 'M': shift = 20; end++; break;
-    case 'g': case 'G': shift = 30; end++; break;
-    case 't': case 'T': shift = 40; end++; break;
-    }
-    if (*end == 'i' && shift)
-        end++;
-    if ((*end == 'B' || *end == 'b') && end[1] == '\0')
-        end++;
-    if (*end != '\0' || (shift && v > (~0ULL >> shift)))
-        return false;
-    *out = (size_t)(v << shift);
-    return true;
-}
-
-const char *dsm_env(const char *name)
-{
-    const char *v = getenv(name);
-    return (v && *v) ? v : NULL;
-}
-
-bool dsm_parse_long(const char *s, long min, long max, long *out, const char **end)
-{
-    char *e;
-    errno = 0;
-    while (isspace((unsigned char)*s))
-        s++;
-    long v = strtol(s, &e, 10);
-    if (errno || e == s || v < min || v > max)
-        return false;
-    *out = v;
-    *end = e;
-    return true;
-}
 
 static void load_region(void)
 {
@@ -226,8 +182,8 @@ void dsm_config_load(void)
     if (dsm_cfg.region_size % dsm_cfg.page_size)
         dsm_fatal("OMPDSM_REGION_SIZE (%zu) is not a multiple of OMPDSM_PAGE_SIZE (%zu)",
                   dsm_cfg.region_size, dsm_cfg.page_size);
-    dsm_cfg.spin_us = (unsigned)parse_int("OMPDSM_SPIN_US", 50, 0, 1000000);
-    dsm_cfg.progress_nice = parse_int("OMPDSM_PROGRESS_NICE", -10, -20, 19);
+    dsm_cfg.net.spin_us = (unsigned)parse_int("OMPDSM_SPIN_US", 50, 0, 1000000);
+    dsm_cfg.net.progress_nice = parse_int("OMPDSM_PROGRESS_NICE", -10, -20, 19);
     dsm_cfg.readahead = (unsigned)parse_int("OMPDSM_READAHEAD", 7, 0, 1024);
     dsm_cfg.stats = parse_bool("OMPDSM_STATS", false);
     dsm_cfg.host_segment = parse_bool("OMPDSM_HOST_SEGMENT", true);

@@ -3,7 +3,9 @@
  *
  * dsm_config_load() reads the environment once at start-up; a bad value is a
  * fatal error naming the variable and the accepted forms.  The README's table
- * documents the same variables; keep the two in step.
+ * documents the same variables; keep the two in step.  The transport's
+ * settings are parsed here too and handed down (net/ includes nothing of
+ * dsm/): dsm_cfg.net to net_init(), node_timeout to net_liveness_register().
  */
 #ifndef DSM_CONFIG_H
 #define DSM_CONFIG_H
@@ -11,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+
+#include "../net/net.h"
 
 enum dsm_home_policy { DSM_HOME_CYCLIC, DSM_HOME_BLOCK, DSM_HOME_FIRST_TOUCH };
 
@@ -26,32 +30,18 @@ struct dsm_config {
     enum dsm_home_policy home;  /* OMPDSM_HOME */
     enum dsm_migrate_mode migrate;  /* OMPDSM_MIGRATE */
     unsigned migrate_every;     /* N of OMPDSM_MIGRATE=every:N (1 for every) */
-    unsigned spin_us;           /* OMPDSM_SPIN_US */
-    int progress_nice;          /* OMPDSM_PROGRESS_NICE */
+    struct net_config net;      /* OMPDSM_SPIN_US, OMPDSM_PROGRESS_NICE: the transport's (net_init) */
     unsigned readahead;         /* OMPDSM_READAHEAD: pages fetched after a faulting one */
     bool stats;                 /* OMPDSM_STATS */
     bool host_segment;          /* OMPDSM_HOST_SEGMENT */
     size_t host_box;            /* OMPDSM_HOST_BOX: bytes of a barrier arrival box */
     const char *trace;          /* OMPDSM_TRACE: trace file, or NULL */
-    double node_timeout;        /* OMPDSM_NODE_TIMEOUT seconds, 0: never */
+    double node_timeout;        /* OMPDSM_NODE_TIMEOUT seconds, 0: never (net_liveness_register) */
 };
 
 extern struct dsm_config dsm_cfg;
 
 void dsm_config_load(void);
 const char *dsm_home_policy_name(enum dsm_home_policy p);
-
-/* The parsing helpers of every layer's environment variables (OMPDSM_*
- * here, OMP_* in omp_rt/env.c, UCX_* in net.c and net_policy.c): */
-
-/* The variable's value, or NULL if it is unset or empty. */
-const char *dsm_env(const char *name);
-
-/* Parses "123", "64K", "16G" …; returns false on bad text or overflow. */
-bool dsm_parse_size(const char *s, size_t *out);
-
-/* A decimal integer in min..max at the start of s, after blanks; *end is
- * set to what follows it.  False if there is none or it is out of range. */
-bool dsm_parse_long(const char *s, long min, long max, long *out, const char **end);
 
 #endif

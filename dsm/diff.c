@@ -8,37 +8,8 @@
  * never written.
  */
 #include "diff.h"
-#include "xalloc.h"
 
-#include <stdlib.h>
 #include <string.h>
-
-void dsm_buf_reserve(struct dsm_buf *b, size_t more)
-{
-    if (b->n + more <= b->cap)
-        return;
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->n + more)
-        cap *= 2;
-    b->p = xrealloc(b->p, cap);
-    b->cap = cap;
-}
-
-void dsm_buf_put(struct dsm_buf *b, const void *src, size_t len)
-{
-    if (!len)
-        return;
-    dsm_buf_reserve(b, len);
-    memcpy(b->p + b->n, src, len);
-    b->n += len;
-}
-
-void dsm_buf_free(struct dsm_buf *b)
-{
-    free(b->p);
-    b->p = NULL;
-    b->n = b->cap = 0;
-}
 
 static uint64_t load64(const unsigned char *p)
 {

@@ -18,18 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../util/buf.h"
+
 #define DSM_DIFF_FULL 0x80000000u
 #define DSM_DIFF_RUN_MAX 4096
-
-/* A growable byte buffer. */
-struct dsm_buf {
-    char *p;
-    size_t n, cap;
-};
-
-void dsm_buf_reserve(struct dsm_buf *b, size_t more);
-void dsm_buf_put(struct dsm_buf *b, const void *src, size_t len);
-void dsm_buf_free(struct dsm_buf *b);
 
 /* Appends the runs where cur differs from twin to out (size a multiple of
  * 8); returns the number of bytes appended (0 when the page is unchanged). */

@@ -1,5 +1,15 @@
 /*
- * dsm.h: state shared by the files of the coherence layer (prefix dsm_).
+ * dsm.h: the coherence layer's interface (prefix dsm_): the state its files
+ * share and what the layers above use.
+ *
+ * The layers above (migrate/, profiler/, omp_rt/) include this header and
+ * no other of dsm/, but for home migration's rehome.h: the others
+ * (page_state.h, proto.h, diff.h, image.h) are the layer's own, and a
+ * change to them concerns dsm/ alone.  This header brings two with it that
+ * are part of the interface: config.h (the OMPDSM_* settings) and stats.h
+ * (the counters, which home migration bumps too, and the report's hooks).
+ * tests/unit/layers.sh checks the rule, and that every layer includes only
+ * those below it: util/ <- net/ <- dsm/ <- migrate/, profiler/ <- omp_rt/.
  *
  * Memory is a set of segments (the shared region now; the executable's data
  * later), each backed by a memfd mapped twice: the application view, whose
@@ -27,8 +37,9 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "stats.h"
 
-struct dsm_buf;     /* diff.h */
+struct dsm_buf;     /* util/buf.h */
 
 enum dsm_state { PG_INVALID = 0, PG_RO = 1, PG_RW = 2 };
 
@@ -199,8 +210,10 @@ void dsm_fault(uint64_t page, bool write);
 /* flush.c: publishes this node's writes at the homes; returns, sorted, the
  * pages written since the previous release. */
 void dsm_release(struct dsm_plist *written);
-/* Sends op with batch_hdr (proto.h) + batches[n] to every node n with
- * counts[n] entries, and waits until each has answered net_send_done. */
+/* Sends op with a batch_hdr + batches[n] to every node n with counts[n]
+ * entries, and waits until each has answered net_send_done(cookie) once
+ * it has applied them (OP_DIFF, and home migration's OP_MIG_COUNTS). */
+struct batch_hdr { uint64_t cookie; uint64_t count; };
 void dsm_send_batches(uint8_t op, const struct dsm_buf *batches, const uint64_t *counts);
 void dsm_flush_register(void);
 
@@ -272,6 +285,10 @@ uint64_t dsm_atomic_local(volatile void *p, enum dsm_atomic_op op, int size, uin
 /* init.c: collective allocation in the shared region; home -1 follows the
  * policy, otherwise every page of the block is homed at that node. */
 void *dsm_alloc(size_t size, int home);
+
+/* image.c: the executable's build id (or file hash), in hex: what names
+ * the program in files one run leaves for the next. */
+const char *dsm_program_id(void);
 
 /* flush.c: drops the copies registered at the last release (see there). */
 void dsm_drop_suspects(void);

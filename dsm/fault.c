@@ -20,12 +20,12 @@
  */
 #include "config.h"
 #include "dsm.h"
-#include "log.h"
-#include "net.h"
 #include "page_state.h"
 #include "proto.h"
 #include "stats.h"
-#include "xalloc.h"
+#include "../net/net.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include <errno.h>
 #include <signal.h>

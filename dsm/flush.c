@@ -46,12 +46,12 @@
  */
 #include "diff.h"
 #include "dsm.h"
-#include "log.h"
-#include "net.h"
 #include "page_state.h"
 #include "proto.h"
 #include "stats.h"
-#include "xalloc.h"
+#include "../net/net.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>

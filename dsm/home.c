@@ -13,12 +13,12 @@
  * such as the master's stack, whatever the policy).
  */
 #include "dsm.h"
-#include "log.h"
-#include "net.h"
 #include "page_state.h"
 #include "proto.h"
 #include "stats.h"
-#include "xalloc.h"
+#include "../net/net.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include <stdlib.h>
 

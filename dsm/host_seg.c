@@ -13,10 +13,9 @@
  * The object is sparse: only the boxes the barriers write take memory.
  */
 #include "host_seg.h"
-#include "boot.h"
-#include "config.h"
 #include "dsm.h"
-#include "log.h"
+#include "../net/boot.h"
+#include "../util/log.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -11,8 +11,9 @@
  * instead.
  */
 #include "image.h"
-#include "boot.h"
-#include "log.h"
+#include "dsm.h"
+#include "../net/boot.h"
+#include "../util/log.h"
 
 #include <elf.h>
 #include <fcntl.h>

@@ -12,9 +12,7 @@
  * 0's. */
 void dsm_check_image(int nodes);
 
-/* The executable's build id (or file hash), in hex: what names the
- * program in files one run leaves for the next. */
-const char *dsm_program_id(void);
+/* dsm_program_id(), the executable's build id: dsm.h. */
 
 /* FNV-1a, 64 bits, of n bytes, continuing hash h: start with
  * DSM_FNV1A_START.  Used where nodes compare what should be the same bytes

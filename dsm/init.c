@@ -9,15 +9,15 @@
  * needs exists.  A bootstrap round at the end makes sure every node is
  * ready to serve requests before any returns from ompdsm_init().
  */
-#include "boot.h"
 #include "dsm.h"
 #include "host_seg.h"
 #include "image.h"
-#include "liveness.h"
-#include "log.h"
-#include "net.h"
 #include "page_state.h"
 #include "stats.h"
+#include "../net/boot.h"
+#include "../net/liveness.h"
+#include "../net/net.h"
+#include "../util/log.h"
 
 #include "ompdsm.h"
 
@@ -86,7 +86,7 @@ void ompdsm_init(int *argc, char ***argv)
         dsm_home_record_alloc(dsm.segs[0].first_page, dsm.segs[0].npages, -1);
     host_seg_init();
     dsm_news_init();
-    net_init(dsm.node, dsm.nodes);
+    net_init(dsm.node, dsm.nodes, &dsm_cfg.net);
     expose_memory();
     dsm_home_register();
     dsm_flush_register();
@@ -94,7 +94,7 @@ void ompdsm_init(int *argc, char ***argv)
     dsm_lock_register();
     dsm_atomic_register();
     dsm_notice_register();
-    dsm_liveness_register(dsm.node, dsm.nodes);
+    net_liveness_register(dsm.node, dsm.nodes, dsm_cfg.node_timeout);
     net_start();
     sync_globals();
     dsm_fault_install();
@@ -117,7 +117,7 @@ void ompdsm_finalize(void)
      * and the messages sent without a reply (write notices) must have
      * left.  After this round no node sends anything: it is safe to tear
      * down. */
-    dsm_liveness_stop();
+    net_liveness_stop();
     net_flush();
     boot_barrier(BOOT_TAG_STOPPING);
     dsm_fault_remove();

@@ -26,11 +26,12 @@
  * already told every node about them.
  */
 #include "dsm.h"
-#include "log.h"
-#include "net.h"
 #include "proto.h"
 #include "stats.h"
-#include "xalloc.h"
+#include "../net/net.h"
+#include "../util/clock.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -42,11 +42,12 @@
  */
 #include "dsm.h"
 #include "host_seg.h"
-#include "log.h"
-#include "net.h"
 #include "proto.h"
 #include "stats.h"
-#include "xalloc.h"
+#include "../net/net.h"
+#include "../util/clock.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include <linux/futex.h>
 #include <stdatomic.h>

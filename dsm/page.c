@@ -16,8 +16,8 @@
  * state and flags change in page_state.c.
  */
 #include "dsm.h"
-#include "log.h"
-#include "xalloc.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>

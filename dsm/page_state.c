@@ -18,8 +18,8 @@
  * page before and after against it.
  */
 #include "page_state.h"
-#include "log.h"
-#include "xalloc.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>

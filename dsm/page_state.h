@@ -17,6 +17,7 @@
 #define DSM_PAGE_STATE_H
 
 #include "dsm.h"
+#include "rehome.h"
 
 enum dsm_event {
     DSM_EV_CLAIM,           /* marked BUSY: a fetch, flush or settle is under way */
@@ -70,8 +71,6 @@ void dsm_ps_rule_format(const struct dsm_ps_rule *r, char *buf, size_t len);
  * flags) at event ev; flags are tracked flags (DSM_PS_TRACKED). */
 bool dsm_ps_allowed(enum dsm_event ev, uint8_t from_state, uint8_t from_flags, uint8_t to_state, uint8_t to_flags);
 
-/* At the home: whether another node may hold a copy of the page. */
-bool dsm_shared(uint64_t page);
 /* The page's home is `home` (a first touch arbitrated, a hint learnt). */
 void dsm_set_home(uint64_t page, int home);
 
@@ -126,12 +125,7 @@ void dsm_invalidate(const uint64_t *pages, const int32_t *writers, size_t n);
 void dsm_ps_pin(uint64_t first, uint64_t n);
 /* At the new home of pages nobody else holds: make them writable now. */
 void dsm_adopt(const uint64_t *sorted, size_t n);
-/* A migration's moves, applied at every node: dsm_rehome() for each (the
- * new home has the data already), then dsm_rehome_end(). */
-struct dsm_rehoming {
-    struct dsm_plist in, out;
-};
-void dsm_rehome(struct dsm_rehoming *r, uint64_t page, int to);
-void dsm_rehome_end(struct dsm_rehoming *r);
+/* The rehome transition, and dsm_shared(): rehome.h, which home migration
+ * (migrate/) includes too. */
 
 #endif

@@ -11,13 +11,12 @@
 
 #include <stdint.h>
 
-#include "ops.h"
+#include "../net/ops.h"
 
 struct home_req { uint64_t cookie, page; };
 struct home_rep { uint64_t cookie; int32_t home; int32_t pad; };
-/* A request that carries `count` entries to one node, which answers with
- * net_send_done(cookie) once it has applied them (dsm_send_batches). */
-struct batch_hdr { uint64_t cookie; uint64_t count; };
+/* struct batch_hdr: dsm.h, with dsm_send_batches, which home migration
+ * uses too */
 /* each diff entry: uint64_t page, uint32_t bytes, then that many bytes of runs */
 /* barrier messages: the header, count page numbers (arrival) or notices
  * (release), then `payload` bytes, then `extra` bytes (barrier.c) */

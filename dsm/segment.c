@@ -10,9 +10,9 @@
  * consecutive pages, both because it is much cheaper and because scattered
  * single-page protections split the mapping into one VMA per page.
  */
-#include "boot.h"
 #include "dsm.h"
-#include "log.h"
+#include "../net/boot.h"
+#include "../util/log.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -6,24 +6,16 @@
  * nodes cannot interleave.
  */
 #include "stats.h"
-#include "boot.h"
 #include "dsm.h"
-#include "log.h"
+#include "../net/boot.h"
+#include "../util/log.h"
 
 #include "ompdsm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 struct dsm_stats dsm_stats;
-
-uint64_t dsm_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 void ompdsm_get_stats(ompdsm_stats_t *o)
 {

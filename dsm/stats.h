@@ -24,7 +24,6 @@ extern struct dsm_stats dsm_stats;
 
 #define STAT_ADD(field, v) atomic_fetch_add_explicit(&dsm_stats.field, (v), memory_order_relaxed)
 
-uint64_t dsm_now_ns(void);
 /* Prints the table of every node's counters (collective: node 0 prints). */
 void dsm_stats_report(void);
 /* Further reports upper layers print on node 0 after the table, in the

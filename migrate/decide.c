@@ -28,7 +28,7 @@
  */
 #include "migrate.h"
 
-#include "../dsm/xalloc.h"
+#include "../util/xalloc.h"
 
 #include <stdlib.h>
 

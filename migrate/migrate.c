@@ -26,14 +26,13 @@
  */
 #include "migrate.h"
 
-#include "../dsm/diff.h"
 #include "../dsm/dsm.h"
-#include "../dsm/log.h"
-#include "../dsm/net.h"
-#include "../dsm/page_state.h"
-#include "../dsm/proto.h"
-#include "../dsm/stats.h"
-#include "../dsm/xalloc.h"
+#include "../dsm/rehome.h"
+#include "../net/net.h"
+#include "../util/buf.h"
+#include "../util/clock.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include "ompdsm.h"
 

@@ -23,7 +23,7 @@
  */
 #include "task.h"
 
-#include "../dsm/xalloc.h"
+#include "../util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>

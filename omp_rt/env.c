@@ -19,8 +19,8 @@
  */
 #include "omp_rt.h"
 
-#include "../dsm/config.h"
-#include "../dsm/log.h"
+#include "../util/env.h"
+#include "../util/log.h"
 
 #include <ctype.h>
 #include <errno.h>

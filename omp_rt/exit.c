@@ -24,9 +24,9 @@
  */
 #include "omp_rt.h"
 
-#include "../dsm/boot.h"
-#include "../dsm/log.h"
-#include "../dsm/net.h"
+#include "../net/boot.h"
+#include "../net/net.h"
+#include "../util/log.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -26,7 +26,7 @@
 #include "omp_rt.h"
 
 #include "../dsm/dsm.h"
-#include "../dsm/log.h"
+#include "../util/log.h"
 
 #include <cpuid.h>
 

@@ -29,8 +29,8 @@
 #include "omp_rt.h"
 
 #include "../dsm/dsm.h"
-#include "../dsm/log.h"
-#include "../dsm/net.h"
+#include "../net/net.h"
+#include "../util/log.h"
 
 #include <dlfcn.h>
 #include <errno.h>

@@ -35,7 +35,7 @@
  */
 #include "omp_rt.h"
 
-#include "../dsm/log.h"
+#include "../util/log.h"
 
 #include <dlfcn.h>
 #include <errno.h>

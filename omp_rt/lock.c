@@ -10,8 +10,8 @@
 #include "omp_rt.h"
 
 #include "../dsm/dsm.h"
-#include "../dsm/log.h"
-#include "../dsm/xalloc.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include <stdlib.h>
 

@@ -21,9 +21,9 @@
 #include "loop.h"
 
 #include "../dsm/dsm.h"
-#include "../dsm/log.h"
-#include "../dsm/stats.h"
 #include "../profiler/prof.h"
+#include "../util/clock.h"
+#include "../util/log.h"
 
 #define GFS_MONOTONIC 0x80000000UL
 /* Ours, beside the schedule kind: an entry point that lets chunks run in

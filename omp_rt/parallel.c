@@ -30,12 +30,12 @@
 #include "gomp_abi.h"
 #include "loop.h"
 
-#include "../dsm/boot.h"
 #include "../dsm/dsm.h"
-#include "../dsm/log.h"
-#include "../dsm/stats.h"
 #include "../migrate/migrate.h"
+#include "../net/boot.h"
 #include "../profiler/prof.h"
+#include "../util/clock.h"
+#include "../util/log.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -20,7 +20,7 @@
  */
 #include "profile_file.h"
 
-#include "../dsm/xalloc.h"
+#include "../util/xalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>

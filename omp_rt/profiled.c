@@ -83,13 +83,12 @@
 #include "omp_rt.h"
 #include "profile_file.h"
 
-#include "../dsm/boot.h"
 #include "../dsm/dsm.h"
-#include "../dsm/image.h"
-#include "../dsm/log.h"
-#include "../dsm/stats.h"
-#include "../dsm/xalloc.h"
 #include "../migrate/migrate.h"
+#include "../net/boot.h"
+#include "../util/clock.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include <errno.h>
 #include <sched.h>

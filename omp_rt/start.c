@@ -25,11 +25,10 @@
 #include "loop.h"
 #include "omp_rt.h"
 
-#include "../dsm/config.h"
-#include "../dsm/dsm.h"
-#include "../dsm/log.h"
-#include "../profiler/prof.h"
 #include "ompdsm.h"
+#include "../dsm/dsm.h"
+#include "../profiler/prof.h"
+#include "../util/log.h"
 
 #include <dlfcn.h>
 

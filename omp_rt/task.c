@@ -52,9 +52,9 @@ API int omp_in_final(void);
 #include "task.h"
 
 #include "../dsm/dsm.h"
-#include "../dsm/log.h"
-#include "../dsm/net.h"
-#include "../dsm/xalloc.h"
+#include "../net/net.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

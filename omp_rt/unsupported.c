@@ -8,7 +8,7 @@
  */
 #include "omp_rt.h"
 
-#include "../dsm/log.h"
+#include "../util/log.h"
 
 void omp_rt_unsupported(const char *construct)
 {

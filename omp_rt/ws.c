@@ -16,9 +16,9 @@
 #include "loop.h"
 
 #include "../dsm/dsm.h"
-#include "../dsm/log.h"
-#include "../dsm/net.h"
-#include "../dsm/xalloc.h"
+#include "../net/net.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include <pthread.h>
 #include <stdlib.h>

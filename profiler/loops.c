@@ -10,9 +10,8 @@
 #include "prof.h"
 #include "trace.h"
 
-#include "../dsm/config.h"
 #include "../dsm/dsm.h"
-#include "../dsm/xalloc.h"
+#include "../util/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,11 +11,10 @@
 #include "prof.h"
 #include "trace.h"
 
-#include "../dsm/config.h"
 #include "../dsm/dsm.h"
-#include "../dsm/log.h"
-#include "../dsm/stats.h"
-#include "../dsm/xalloc.h"
+#include "../util/clock.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * machine, serves their bootstrap collectives, and supervises them.
  *
  * Owns the nodes (child processes) and one bootstrap connection per node.
- * The wire format is the one of dsm/boot_wire.h, which the library's
+ * The wire format is the one of net/boot_wire.h, which the library's
  * bootstrap includes too (this program does not link the library).
  *
  * Everything happens in one poll loop: the listening socket, connections that
@@ -55,7 +55,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "boot_wire.h"
+#include "../net/boot_wire.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0.1"

@@ -13,8 +13,8 @@
  * transports a get is served by the target's progress), until node 1 says
  * it is done with an active message.  Node 1 polls its own worker.
  */
-#include "boot.h"
-#include "net_policy.h"
+#include "../../net/boot.h"
+#include "../../net/net_policy.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -13,7 +13,7 @@
  *   BOOT_TEST_SLEEP=S     every node sleeps S seconds after joining
  *   BOOT_TEST_LATE=R      node R sleeps 30 s before joining
  */
-#include "boot.h"
+#include "../../net/boot.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
  * scattered changes round-trip; a byte between two changed bytes of a word
  * is never written; a malformed diff is refused.
  */
-#include "diff.h"
+#include "../../dsm/diff.h"
 
 #include <stdbool.h>
 #include <stdint.h>

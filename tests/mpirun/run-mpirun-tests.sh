@@ -1,6 +1,6 @@
 #!/bin/sh
 # run-mpirun-tests.sh: ompdsm jobs started by Open MPI's mpirun instead of
-# ompdsm-run.  The nodes then join the job through PMIx (dsm/boot_pmix.c):
+# ompdsm-run.  The nodes then join the job through PMIx (net/boot_pmix.c):
 # rank and size from the PMIx server, all-gathers through its key-value
 # store.  What must hold:
 #   - the PMIx bootstrap all-gathers data of every length correctly;

@@ -11,9 +11,9 @@
 #ifndef TESTS_UNIT_FAKE_NET_H
 #define TESTS_UNIT_FAKE_NET_H
 
-#include "dsm.h"
-#include "net.h"
-#include "proto.h"
+#include "../../dsm/dsm.h"
+#include "../../dsm/proto.h"
+#include "../../net/net.h"
 
 enum { FAKE_NODES = 4 };
 

@@ -12,8 +12,8 @@
 #ifndef TESTS_UNIT_FAKE_PAGES_H
 #define TESTS_UNIT_FAKE_PAGES_H
 
-#include "dsm.h"
-#include "page_state.h"
+#include "../../dsm/dsm.h"
+#include "../../dsm/page_state.h"
 
 enum { FAKE_PAGES = 256, FAKE_PAGE_SIZE = 4096 };
 

@@ -10,7 +10,7 @@
  * freed by sending it to that node.
  */
 #include "../../dsm/dsm.h"
-#include "../../dsm/net.h"
+#include "../../net/net.h"
 #include "../../omp_rt/omp_rt.h"
 #include "unit.h"
 

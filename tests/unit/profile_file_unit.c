@@ -3,8 +3,8 @@
  * back the same, and text that is not a profile, or not all of one, is
  * refused with a reason, never half taken.
  */
-#include "../../omp_rt/profile_file.h"
 #include "unit.h"
+#include "../../omp_rt/profile_file.h"
 
 #include <stdlib.h>
 #include <string.h>

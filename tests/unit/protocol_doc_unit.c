@@ -2,7 +2,7 @@
  * dsm/PROTOCOL.md says what the code does: its transition table has one
  * row per rule of the code's table (dsm_ps_rules), in the same order, with
  * the same seven cells (event, from, must, must not, to, set, clear), and
- * its message table has one row per op code of dsm/ops.h, no more.
+ * its message table has one row per op code of net/ops.h, no more.
  */
 #include "fake_pages.h"
 #include "unit.h"
@@ -80,7 +80,7 @@ static void transitions_match_the_code(FILE *doc)
     }
 }
 
-/* The op names of dsm/ops.h's enum, but NET_MAX_OPS. */
+/* The op names of net/ops.h's enum, but NET_MAX_OPS. */
 static size_t ops_of(FILE *f, char ops[][64])
 {
     char line[512];

@@ -17,8 +17,8 @@
  *                              program called exit() in a parallel region);
  *                              every node leaves without finalizing
  */
-#ifndef DSM_BOOT_WIRE_H
-#define DSM_BOOT_WIRE_H
+#ifndef NET_BOOT_WIRE_H
+#define NET_BOOT_WIRE_H
 
 #define BOOT_MAX_NODES 4096
 #define BOOT_TOKEN_LEN 32                       /* hexadecimal digits of OMPDSM_JOB_TOKEN */
@@ -36,12 +36,12 @@
  * under PMIx it is part of the key that carries the data. */
 enum boot_tag {
     BOOT_TAG_NET_ADDRS = 1,     /* net.c: the nodes' UCX worker addresses */
-    BOOT_TAG_STARTED = 2,       /* init.c: every node serves faults, the job may start */
-    BOOT_TAG_STATS = 3,         /* stats.c: the nodes' statistics, for the table at exit */
-    BOOT_TAG_STOPPING = 4,      /* init.c: every node has flushed, the transport may close */
+    BOOT_TAG_STARTED = 2,       /* dsm/init.c: every node serves faults, the job may start */
+    BOOT_TAG_STATS = 3,         /* dsm/stats.c: the nodes' statistics, for the table at exit */
+    BOOT_TAG_STOPPING = 4,      /* dsm/init.c: every node has flushed, the transport may close */
     BOOT_TAG_RKEYS = 5,         /* net.c: a registered region's base and remote key */
-    BOOT_TAG_GLOBALS = 6,       /* init.c: the hash of the globals, the same everywhere */
-    BOOT_TAG_IMAGE = 7,         /* image.c: the build ids of the program and library */
+    BOOT_TAG_GLOBALS = 6,       /* dsm/init.c: the hash of the globals, the same everywhere */
+    BOOT_TAG_IMAGE = 7,         /* dsm/image.c: the build ids of the program and library */
     BOOT_TAG_HOSTS = 8,         /* net_policy.c: which nodes share a host */
     BOOT_TAG_HOST_SEG = 9,      /* host_seg.c: node 0's segment name */
     BOOT_TAG_TEST = 10,         /* 10..19: tests and benchmarks that use boot.h alone */

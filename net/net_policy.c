@@ -29,9 +29,9 @@
  */
 #include "net_policy.h"
 #include "boot.h"
-#include "config.h"
-#include "log.h"
-#include "xalloc.h"
+#include "../util/env.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>

@@ -6,8 +6,8 @@
  * a single node, and forwards the operations of boot.h (see there for what
  * they mean) to the one in use.
  */
-#ifndef DSM_BOOT_PMIX_H
-#define DSM_BOOT_PMIX_H
+#ifndef NET_BOOT_PMIX_H
+#define NET_BOOT_PMIX_H
 
 #include <stdbool.h>
 #include <stddef.h>

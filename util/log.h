@@ -5,8 +5,8 @@
  * several nodes can be read.  dsm_fatal() prints and exits with status 1; the
  * launcher sees the non-zero exit and tears the job down.
  */
-#ifndef DSM_LOG_H
-#define DSM_LOG_H
+#ifndef UTIL_LOG_H
+#define UTIL_LOG_H
 
 #include <stdnoreturn.h>
 

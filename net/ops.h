@@ -1,17 +1,19 @@
 /*
  * ops.h: the op code of every message of every layer, in one place, so
  * that no two layers can pick the same number; net_register() stops the
- * node if an op is registered twice.  Each message's body is described
- * where its layer defines it (proto.h for the coherence protocol).
+ * node if an op is registered twice.  The list sits with the transport,
+ * which hands the numbers out: the names of the layers above are all it
+ * knows of them.  Each message's body is described where its layer
+ * defines it (dsm/proto.h for the coherence protocol).
  */
-#ifndef DSM_OPS_H
-#define DSM_OPS_H
+#ifndef NET_OPS_H
+#define NET_OPS_H
 
 enum net_op {
     /* transport (net.c, liveness.c) */
     NET_OP_HEARTBEAT = 1,   /* empty body */
     NET_OP_DONE,            /* cookie: see net_send_done */
-    /* coherence protocol (dsm/, proto.h) */
+    /* coherence protocol (dsm/, dsm/proto.h) */
     OP_HOME_REQ,            /* home_req → base: who is home? (claim it if nobody) */
     OP_HOME_REP,            /* home_rep → requester */
     OP_DIFF,                /* batch_hdr + entries → home: apply these runs (net_send_done) */

@@ -19,8 +19,8 @@
  * sleeps on a futex while the progress thread, itself asleep on the UCX
  * wakeup file descriptor, takes over.  Nodes may share cores.
  */
-#ifndef DSM_NET_H
-#define DSM_NET_H
+#ifndef NET_NET_H
+#define NET_NET_H
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -33,9 +33,16 @@
  * header struct at its start in place. */
 typedef void (*net_handler_t)(int src, void *body, size_t len);
 
+/* The transport's settings.  The coherence layer parses them with every
+ * OMPDSM_* variable (dsm/config.c) and hands them over at net_init(). */
+struct net_config {
+    unsigned spin_us;       /* OMPDSM_SPIN_US: how long a waiter progresses the worker itself */
+    int progress_nice;      /* OMPDSM_PROGRESS_NICE: the progress thread's nice value */
+};
+
 /* Creates the UCX context and worker and connects to every node; the
  * addresses travel through the bootstrap (boot_allgather). */
-void net_init(int rank, int size);
+void net_init(int rank, int size, const struct net_config *cfg);
 /* Starts the progress thread; handlers must be registered before. */
 void net_start(void);
 /* Waits until UCX has completed every message this node sent, also those

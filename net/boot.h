@@ -22,8 +22,8 @@
  * The launcher closes the connection when the job is torn down, so a node
  * that reads EOF knows that another node died; it then exits at once.
  */
-#ifndef DSM_BOOT_H
-#define DSM_BOOT_H
+#ifndef NET_BOOT_H
+#define NET_BOOT_H
 
 #include "boot_wire.h"
 

@@ -17,10 +17,11 @@
  */
 #include "net.h"
 #include "boot.h"
-#include "config.h"
-#include "log.h"
 #include "net_policy.h"
-#include "xalloc.h"
+#include "../util/clock.h"
+#include "../util/env.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include <errno.h>
 #include <linux/futex.h>
@@ -77,6 +78,9 @@ static struct {
     int timer_ms;               /* -1: no timer */
     void (*timer)(void);
 } net = { .lock = PTHREAD_MUTEX_INITIALIZER, .timer_ms = -1 };
+
+/* The settings net_init() was given. */
+static struct net_config net_cfg;
 
 static __thread int lock_depth;
 
@@ -247,13 +251,6 @@ void net_wait_done(struct net_wait *w)
         futex(&w->pending, FUTEX_WAKE_PRIVATE, INT32_MAX);
 }
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Drains the worker and arms it: the next message wakes the progress
  * thread.  Arming fails while events are pending. */
 static void drain_and_arm(void)
@@ -272,7 +269,7 @@ bool net_spin(bool (*until)(const void *arg), const void *arg, unsigned every)
 {
     if (until(arg))
         return true;
-    uint64_t deadline = now_ns() + (uint64_t)dsm_cfg.spin_us * 1000u;
+    uint64_t deadline = dsm_now_ns() + (uint64_t)net_cfg.spin_us * 1000u;
     bool met = false;
     atomic_fetch_add(&net.polling, 1);
     for (unsigned i = 0; !(met = until(arg)); i++) {
@@ -280,14 +277,14 @@ bool net_spin(bool (*until)(const void *arg), const void *arg, unsigned every)
             net_poll();
         else
             __builtin_ia32_pause();
-        if (i % 16 == 15 && now_ns() >= deadline) {
+        if (i % 16 == 15 && dsm_now_ns() >= deadline) {
             drain_and_arm();
             met = until(arg);
             break;
         }
     }
     if (met)
-        atomic_store(&net.poll_end, now_ns());
+        atomic_store(&net.poll_end, dsm_now_ns());
     atomic_fetch_sub(&net.polling, 1);
     return met;
 }
@@ -443,8 +440,8 @@ void net_rma_get(struct net_wait *w, int dst, int id, uint64_t offset, void *buf
  * still under way, sleeps while the progress thread finishes it. */
 void net_rma_end(struct net_wait *w)
 {
-    uint64_t deadline = now_ns() + (uint64_t)dsm_cfg.spin_us * 1000u;
-    while (atomic_load(&w->pending) != 0 && now_ns() < deadline)
+    uint64_t deadline = dsm_now_ns() + (uint64_t)net_cfg.spin_us * 1000u;
+    while (atomic_load(&w->pending) != 0 && dsm_now_ns() < deadline)
         ucp_worker_progress(net.worker);
     net_unlock();
     if (atomic_load(&w->pending) != 0) {
@@ -491,7 +488,7 @@ static void release_regions(void)
 static void run_promptly(void)
 {
     pid_t self = gettid();
-    (void)setpriority(PRIO_PROCESS, (id_t)self, dsm_cfg.progress_nice);
+    (void)setpriority(PRIO_PROCESS, (id_t)self, net_cfg.progress_nice);
     errno = 0;
     int nice = getpriority(PRIO_PROCESS, (id_t)self);
     struct {
@@ -510,10 +507,10 @@ static void run_promptly(void)
  * stopped with its reply, as that thread is likely to wait again soon. */
 static uint64_t stand_by_for(bool woken)
 {
-    uint64_t spin = (uint64_t)dsm_cfg.spin_us * 1000u;
+    uint64_t spin = (uint64_t)net_cfg.spin_us * 1000u;
     if (atomic_load(&net.polling) > 0)
         return spin;
-    uint64_t idle = now_ns() - atomic_load(&net.poll_end);
+    uint64_t idle = dsm_now_ns() - atomic_load(&net.poll_end);
     return woken || idle >= spin ? 0 : spin - idle;
 }
 
@@ -677,8 +674,9 @@ void net_send_done(int dst, uint64_t cookie)
     net_send(dst, NET_OP_DONE, &cookie, sizeof cookie, NULL, 0);
 }
 
-void net_init(int rank, int size)
+void net_init(int rank, int size, const struct net_config *cfg)
 {
+    net_cfg = *cfg;
     net.rank = rank;
     net.size = size;
     create_worker();

@@ -12,8 +12,8 @@
  *   - across hosts, tcp only on the interfaces that reach the other hosts.
  * The README's "Security" section says the same for users.
  */
-#ifndef DSM_NET_POLICY_H
-#define DSM_NET_POLICY_H
+#ifndef NET_NET_POLICY_H
+#define NET_NET_POLICY_H
 
 #include <ucp/api/ucp.h>
 

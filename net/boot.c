@@ -21,9 +21,9 @@
  */
 #include "boot.h"
 #include "boot_pmix.h"
-#include "config.h"
-#include "log.h"
-#include "xalloc.h"
+#include "../util/env.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include <errno.h>
 #include <netdb.h>

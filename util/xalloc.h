@@ -1,10 +1,11 @@
 /*
  * xalloc.h: allocation of the runtime's own data, where running out of
- * memory is fatal.  Every layer (dsm/, migrate/, profiler/, omp_rt/) uses
- * these instead of checking each malloc by hand: one message, through the
- * one error path (dsm_fatal, naming the node and the size asked for).  A
- * size of 0 still gives a block, so NULL never comes back.  xgrow is the
- * one growable array: appending element by element doubles the capacity.
+ * memory is fatal.  Every layer (net/, dsm/, migrate/, profiler/,
+ * omp_rt/) uses these instead of checking each malloc by hand: one
+ * message, through the one error path (dsm_fatal, naming the node and the
+ * size asked for).  A size of 0 still gives a block, so NULL never comes
+ * back.  xgrow is the one growable array: appending element by element
+ * doubles the capacity.
  *
  * Not for the allocator itself (omp_rt/heap.c takes its private memory
  * from the C library directly) nor for the program's malloc wrappers
@@ -12,8 +13,8 @@
  * to see (NULL and ENOMEM).  From the runtime's code these calls of
  * malloc get private memory, as the runtime's own calls always did.
  */
-#ifndef DSM_XALLOC_H
-#define DSM_XALLOC_H
+#ifndef UTIL_XALLOC_H
+#define UTIL_XALLOC_H
 
 #include <stddef.h>
 

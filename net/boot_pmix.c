@@ -33,8 +33,8 @@
  * watch (boot_fd() is -1).
  */
 #include "boot_pmix.h"
-#include "log.h"
-#include "xalloc.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include <errno.h>
 #include <pmix.h>

@@ -12,10 +12,9 @@
  * progress thread wakes for it and sleeps otherwise.
  */
 #include "liveness.h"
-#include "config.h"
-#include "log.h"
 #include "net.h"
-#include "stats.h"
+#include "../util/clock.h"
+#include "../util/log.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -23,6 +22,7 @@
 
 static struct {
     int pred, succ;
+    double timeout;                  /* seconds, as OMPDSM_NODE_TIMEOUT said */
     uint64_t timeout_ns, period_ns, next_beat, last_tick;
     _Atomic uint64_t last_heard;     /* from pred, monotonic ns */
     _Atomic bool stopped;
@@ -57,17 +57,18 @@ static void tick(void)
     uint64_t silent = now > heard ? now - heard : 0;
     if (silent > live.timeout_ns)
         dsm_fatal("node %d stopped responding: no heartbeat for %.1f s (OMPDSM_NODE_TIMEOUT=%g)",
-                  live.pred, (double)silent / 1e9, dsm_cfg.node_timeout);
+                  live.pred, (double)silent / 1e9, live.timeout);
 }
 
-void dsm_liveness_register(int node, int nodes)
+void net_liveness_register(int node, int nodes, double timeout)
 {
     net_register(NET_OP_HEARTBEAT, on_heartbeat);
-    if (nodes < 2 || dsm_cfg.node_timeout <= 0)
+    if (nodes < 2 || timeout <= 0)
         return;
     live.pred = (node + nodes - 1) % nodes;
     live.succ = (node + 1) % nodes;
-    live.timeout_ns = (uint64_t)(dsm_cfg.node_timeout * 1e9);
+    live.timeout = timeout;
+    live.timeout_ns = (uint64_t)(timeout * 1e9);
     /* Four beats per timeout, at most one a second. */
     live.period_ns = live.timeout_ns / 4;
     if (live.period_ns > 1000000000u)
@@ -78,7 +79,7 @@ void dsm_liveness_register(int node, int nodes)
     net_set_timer((unsigned)(live.period_ns / 1000000u), tick);
 }
 
-void dsm_liveness_stop(void)
+void net_liveness_stop(void)
 {
     atomic_store(&live.stopped, true);
 }

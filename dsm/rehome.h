@@ -1,0 +1,25 @@
+/*
+ * rehome.h: what home migration (migrate/) takes from the page-state
+ * module (page_state.c) beyond dsm.h: the rehome transition, through which
+ * it moves homes instead of writing the coherence tables, and whether a
+ * page at its home is shared.  Of the layers above, migrate/ alone
+ * includes it (tests/unit/layers.sh); page_state.h includes it for the
+ * files of dsm/.
+ */
+#ifndef DSM_REHOME_H
+#define DSM_REHOME_H
+
+#include "dsm.h"
+
+/* At the home: whether another node may hold a copy of the page. */
+bool dsm_shared(uint64_t page);
+
+/* A migration's moves, applied at every node: dsm_rehome() for each (the
+ * new home has the data already), then dsm_rehome_end(). */
+struct dsm_rehoming {
+    struct dsm_plist in, out;
+};
+void dsm_rehome(struct dsm_rehoming *r, uint64_t page, int to);
+void dsm_rehome_end(struct dsm_rehoming *r);
+
+#endif
