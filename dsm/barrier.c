@@ -126,25 +126,30 @@ static void keep_missed(const struct bar_notice *notes, size_t n)
     dsm_unlock(&missed.mu);
 }
 
-/* Writes the release into the host segment's box for its epoch and rings
- * the members; false if there is no segment or the release does not fit. */
+/* Writes the release into each member's release box of the host segment
+ * for its epoch and rings the members; false if there is no segment or the
+ * release does not fit.  A box per member: a member of this barrier that
+ * sits out the next ones (a smaller team) may take its release late, after
+ * the others have passed two more barriers. */
 static bool publish_release(const struct bar_hdr *rel, const struct slot *s)
 {
     size_t notes = rel->count * sizeof *s->notes, len = sizeof *rel + notes + s->payload.n + s->extra.n;
     if (!host_seg_on() || len > host_seg_release_cap())
         return false;
-    struct host_box *box = host_seg_release(rel->epoch);
-    char *p = box->data;
-    memcpy(p, rel, sizeof *rel);
-    p += sizeof *rel;
-    if (notes)
-        memcpy(p, s->notes, notes);
-    if (s->payload.n)
-        memcpy(p + notes, s->payload.p, s->payload.n);
-    if (s->extra.n)
-        memcpy(p + notes + s->payload.n, s->extra.p, s->extra.n);
-    box->len = len;
-    atomic_store(&box->seq, rel->epoch + 1);     /* seq_cst: before the load of sleepers */
+    for (int n = 0; n < (int)s->members; n++) {
+        struct host_box *box = host_seg_release(n, rel->epoch);
+        char *p = box->data;
+        memcpy(p, rel, sizeof *rel);
+        p += sizeof *rel;
+        if (notes)
+            memcpy(p, s->notes, notes);
+        if (s->payload.n)
+            memcpy(p + notes, s->payload.p, s->payload.n);
+        if (s->extra.n)
+            memcpy(p + notes + s->payload.n, s->extra.p, s->extra.n);
+        box->len = len;
+        atomic_store(&box->seq, rel->epoch + 1);     /* seq_cst: before the load of sleepers */
+    }
     for (int n = 0; n < (int)s->members; n++)
         dsm_ring_sleeper(n);
     return true;
@@ -308,7 +313,7 @@ static bool released(void)
     if (!atomic_load(&pending.w.pending))
         return true;
     return host_seg_on() &&
-           atomic_load_explicit(&host_seg_release(dsm.epoch)->seq, memory_order_acquire) == dsm.epoch + 1;
+           atomic_load_explicit(&host_seg_release(dsm.node, dsm.epoch)->seq, memory_order_acquire) == dsm.epoch + 1;
 }
 
 /* Whether the host segment has news for this node's barrier: the release,
@@ -517,7 +522,7 @@ static void *barrier(const void *payload, size_t plen, size_t *out_len)
     dsm_plist_free(&bar);
     wait_release();
     if (atomic_load(&pending.w.pending)) {
-        struct host_box *box = host_seg_release(dsm.epoch);
+        struct host_box *box = host_seg_release(dsm.node, dsm.epoch);
         take_release(box->data, box->len);
     }
     apply_notices();

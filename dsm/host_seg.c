@@ -61,7 +61,7 @@ static size_t releases_offset(void)
 
 static size_t total_size(void)
 {
-    return releases_offset() + 2 * seg.release;
+    return releases_offset() + (size_t)seg.nodes * 2 * seg.release;
 }
 
 /* Node 0: creates the object; fills name and tag.  -1 on failure. */
@@ -167,9 +167,9 @@ struct host_box *host_seg_arrival(int node, uint64_t epoch)
     return (struct host_box *)(seg.base + arrivals_offset() + ((size_t)node * 2 + (epoch & 1)) * seg.arrival);
 }
 
-struct host_box *host_seg_release(uint64_t epoch)
+struct host_box *host_seg_release(int node, uint64_t epoch)
 {
-    return (struct host_box *)(seg.base + releases_offset() + (epoch & 1) * seg.release);
+    return (struct host_box *)(seg.base + releases_offset() + ((size_t)node * 2 + (epoch & 1)) * seg.release);
 }
 
 size_t host_seg_arrival_cap(void)

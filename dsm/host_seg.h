@@ -4,8 +4,8 @@
  *
  * It holds each node's news word (the word its threads sleep on while
  * they wait for another node, notice.c) and the barrier's mailboxes
- * (barrier.c): one arrival box per node and barrier parity, one release box
- * per parity.  A box is published by storing, with release order, the
+ * (barrier.c): one arrival box and one release box per node and barrier
+ * parity.  A box is published by storing, with release order, the
  * sequence number it is valid for (the barrier epoch + 1) after its bytes;
  * the reader loads the sequence number with acquire order.  Without the
  * segment (nodes on several hosts, OMPDSM_HOST_SEGMENT=off, a failure to
@@ -43,7 +43,7 @@ struct host_news *host_seg_news(int node);
 
 /* The barrier's boxes and the bytes each holds at most. */
 struct host_box *host_seg_arrival(int node, uint64_t epoch);
-struct host_box *host_seg_release(uint64_t epoch);
+struct host_box *host_seg_release(int node, uint64_t epoch);
 size_t host_seg_arrival_cap(void);
 size_t host_seg_release_cap(void);
 
