@@ -13,7 +13,7 @@ B="$BUILD/benchmarks/micro"
 ucx_env() {
     case $1 in
     shm) echo "UCX_TLS=self,sm" ;;
-    tcp) echo "UCX_TLS=self,tcp UCX_NET_DEVICES=lo" ;;
+    tcp) echo "UCX_TLS=self,tcp UCX_NET_DEVICES=lo OMPDSM_HOST_SEGMENT=off" ;;
     esac
 }
 
@@ -103,9 +103,9 @@ row() {   # row LABEL COMMAND-PREFIX-FOR-N (N substituted for @)
     done
     echo "$line$b$p |"
 }
-row "libgomp threads" 'OMP_NUM_THREADS=@ "$tmp/barrier.gomp"'
+row "libgomp threads" 'OMP_NUM_THREADS=@ OMP_PROC_BIND=close OMP_PLACES=cores "$tmp/barrier.gomp"'
 for tls in shm tcp; do
-    row "ompdsm nodes, $tls" 'env $(ucx_env '"$tls"') "$RUN" -np @ "$tmp/barrier.dsm"'
+    row "ompdsm nodes, $tls" 'env $(ucx_env '"$tls"') "$RUN" --bind-to core -np @ "$tmp/barrier.dsm"'
 done
 if $have_mpi; then
     row "MPI_Barrier, Open MPI" 'mpirun --allow-run-as-root --oversubscribe -np @ "$tmp/barrier.mpi"'
@@ -114,3 +114,5 @@ echo
 echo "Microseconds per #pragma omp barrier (bar) and per #pragma omp parallel for over 4096"
 echo "elements, each thread writing pages of its own (par-for: a region start and end), at 2"
 echo "and 4 threads, nodes or ranks; MPI_Barrier on as many Open MPI ranks, shared memory."
+echo "Each bound to a CPU, as mpirun binds its ranks (ompdsm-run --bind-to core, OMP_PROC_BIND);"
+echo "the tcp rows run without the host segment (OMPDSM_HOST_SEGMENT=off), as across hosts."
