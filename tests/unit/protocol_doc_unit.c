@@ -2,7 +2,10 @@
  * dsm/PROTOCOL.md says what the code does: its transition table has one
  * row per rule of the code's table (dsm_ps_rules), in the same order, with
  * the same seven cells (event, from, must, must not, to, set, clear), and
- * its message table has one row per op code of net/ops.h, no more.
+ * its message table has one row per op code of net/ops.h, no more, whose
+ * handler cell names the function that the file it names registers for
+ * that op ("on_arrive (barrier.c)": net_register(OP_BAR_ARRIVE, on_arrive)
+ * in dsm/barrier.c, or another directory's barrier.c).
  */
 #include "fake_pages.h"
 #include "unit.h"
@@ -113,6 +116,47 @@ static void messages_match_the_ops(FILE *doc, FILE *ops_h)
     }
 }
 
+/* Whether file (a path from the top of the tree, or a name in one of the
+ * library's directories) contains the text `want`. */
+static bool source_says(const char *file, const char *want)
+{
+    static const char *const dirs[] = { ".", "util", "net", "dsm", "migrate", "profiler", "omp_rt" };
+    for (size_t d = 0; d < sizeof dirs / sizeof *dirs; d++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s/%s", TOP_SRCDIR, dirs[d], file);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        char line[1024];
+        bool found = false;
+        while (!found && fgets(line, sizeof line, f))
+            found = strstr(line, want) != NULL;
+        fclose(f);
+        if (found)
+            return true;
+    }
+    return false;
+}
+
+static void handlers_match_the_code(FILE *doc)
+{
+    size_t n = table_rows(doc, "<!-- messages", 4, rows);
+    for (size_t j = 0; j < n; j++) {
+        char op[64], handler[64], file[64];
+        const char *cell = rows[j];
+        for (int c = 0; c < 3 && cell; c++)
+            cell = strstr(cell, " | ") ? strstr(cell, " | ") + 3 : NULL;
+        if (sscanf(rows[j], "%63[A-Z_]", op) != 1 || !cell ||
+            sscanf(cell, "%63[a-z_] (%63[a-z_./])", handler, file) != 2) {
+            EXPECT(false, "PROTOCOL.md's message row %zu names no handler as \"on_x (file.c)\": %s", j + 1, rows[j]);
+            continue;
+        }
+        char want[256];
+        snprintf(want, sizeof want, "net_register(%s, %s);", op, handler);
+        EXPECT(source_says(file, want), "PROTOCOL.md says %s registers %s for %s; it does not", file, handler, op);
+    }
+}
+
 int main(void)
 {
     FILE *doc = fopen(PROTOCOL_MD, "r"), *ops_h = fopen(OPS_H, "r");
@@ -122,6 +166,7 @@ int main(void)
     }
     transitions_match_the_code(doc);
     messages_match_the_ops(doc, ops_h);
+    handlers_match_the_code(doc);
     fclose(doc);
     fclose(ops_h);
     return unit_status();
