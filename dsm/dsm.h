@@ -327,11 +327,10 @@ void dsm_notice_register(void);
  * reads dsm_news() before it checks what it waits for, then sleeps with
  * dsm_news_wait() until the count moves (true) or timeout_us pass. */
 void dsm_notice_news(void);
-/* Rings another node's news word: only when the nodes share a host
- * segment (host_seg.h). */
-void dsm_ring(int node);
-/* Rings it only if a thread sleeps on it: for news that the waiter checks
- * itself (dsm_news_wait_or's ready), which it does again once asleep. */
+/* Rings a node's news word if a thread sleeps on it: for news that the
+ * waiter checks itself (dsm_news_wait_or's ready), which it does again once
+ * asleep.  Another node's word only when the nodes share a host segment
+ * (host_seg.h). */
 void dsm_ring_sleeper(int node);
 /* Like dsm_news_wait, for news another node of the host writes into the
  * host segment: while it polls, it also stops when ready() holds (the

@@ -210,7 +210,7 @@ void dsm_notice_prune(void)
  * home of, a barrier released.  A flush that finds nothing to do sleeps on
  * it (below), and so does a barrier.  When the nodes share a host segment,
  * every node's word lives there, so that another node can ring it
- * (dsm_ring); the futex operations are then the shared ones. */
+ * (dsm_ring_sleeper); the futex operations are then the shared ones. */
 static struct host_news own_news, *news = &own_news;
 static int futex_private = FUTEX_PRIVATE_FLAG;
 
@@ -232,11 +232,6 @@ static void ring(struct host_news *n)
 void dsm_notice_news(void)
 {
     ring(news);
-}
-
-void dsm_ring(int node)
-{
-    ring(node == dsm.node ? news : host_seg_news(node));
 }
 
 void dsm_ring_sleeper(int node)
