@@ -36,12 +36,14 @@
  * arrivals and releases go through its boxes instead of messages: a node
  * writes its arrival into its box and rings node 0's news word; node 0's
  * application thread, once it has arrived itself, takes the boxes as they
- * come while it waits; the release is written into the release box and
- * every member's news word is rung.  No message, no progress thread: a
- * barrier costs what the nodes' caches take to pass a few lines.  An
- * arrival or release too big for its box goes by message as before, and
- * node 0 counts arrivals from both.  The boxes alternate with the epoch's
- * parity, as the slots do, for the same reason.
+ * come while it waits; the release is written into every member's
+ * release box, and the members that sleep are woken.  No message, no
+ * progress thread: a barrier costs what the nodes' caches take to pass a
+ * few lines.  An arrival or release too big for its box goes by message as
+ * before, and node 0 counts arrivals from both.  The boxes alternate with
+ * the epoch's parity, as the slots do, for the same reason; a release box
+ * per member, since a member that sits out the next barriers (a smaller
+ * team) may take its release late (dsm/PROTOCOL.md).
  *
  * Groups.  An OpenMP team smaller than the job runs on nodes 0 .. k-1, and
  * its barriers are among those nodes only (dsm_barrier_group): the other
@@ -126,31 +128,28 @@ static void keep_missed(const struct bar_notice *notes, size_t n)
     dsm_unlock(&missed.mu);
 }
 
-/* Writes the release into each member's release box of the host segment
- * for its epoch and rings the members; false if there is no segment or the
- * release does not fit.  A box per member: a member of this barrier that
- * sits out the next ones (a smaller team) may take its release late, after
- * the others have passed two more barriers. */
-static bool publish_release(const struct bar_hdr *rel, const struct slot *s)
+/* Fills a box of the host segment with a barrier message's header and
+ * body, the bytes the message would carry, and publishes it for the
+ * header's epoch. */
+static void box_put(struct host_box *box, const struct bar_hdr *h, const struct dsm_buf *body)
 {
-    size_t notes = rel->count * sizeof *s->notes, len = sizeof *rel + notes + s->payload.n + s->extra.n;
-    if (!host_seg_on() || len > host_seg_release_cap())
+    memcpy(box->data, h, sizeof *h);
+    if (body->n)
+        memcpy(box->data + sizeof *h, body->p, body->n);
+    box->len = sizeof *h + body->n;
+    atomic_store(&box->seq, h->epoch + 1);       /* seq_cst: before the load of sleepers */
+}
+
+/* Writes the release into each member's release box of the host segment
+ * and wakes the members that sleep; false if there is no segment or the
+ * release does not fit. */
+static bool publish_release(const struct bar_hdr *rel, const struct dsm_buf *body)
+{
+    if (!host_seg_on() || sizeof *rel + body->n > host_seg_release_cap())
         return false;
-    for (int n = 0; n < (int)s->members; n++) {
-        struct host_box *box = host_seg_release(n, rel->epoch);
-        char *p = box->data;
-        memcpy(p, rel, sizeof *rel);
-        p += sizeof *rel;
-        if (notes)
-            memcpy(p, s->notes, notes);
-        if (s->payload.n)
-            memcpy(p + notes, s->payload.p, s->payload.n);
-        if (s->extra.n)
-            memcpy(p + notes + s->payload.n, s->extra.p, s->extra.n);
-        box->len = len;
-        atomic_store(&box->seq, rel->epoch + 1);     /* seq_cst: before the load of sleepers */
-    }
-    for (int n = 0; n < (int)s->members; n++)
+    for (int n = 0; n < (int)rel->members; n++)
+        box_put(host_seg_release(n, rel->epoch), rel, body);
+    for (int n = 0; n < (int)rel->members; n++)
         dsm_ring_sleeper(n);
     return true;
 }
@@ -161,15 +160,14 @@ static void broadcast_release(struct slot *s, uint64_t epoch)
                            .extra = s->extra.n, .members = s->members };
     if (s->members < (uint64_t)dsm.nodes)
         keep_missed(s->notes, rel.count);
-    if (!publish_release(&rel, s)) {
-        struct dsm_buf body = { 0 };
-        dsm_buf_put(&body, s->notes, rel.count * sizeof *s->notes);
-        dsm_buf_put(&body, s->payload.p, s->payload.n);
-        dsm_buf_put(&body, s->extra.p, s->extra.n);
+    struct dsm_buf body = { 0 };
+    dsm_buf_put(&body, s->notes, rel.count * sizeof *s->notes);
+    dsm_buf_put(&body, s->payload.p, s->payload.n);
+    dsm_buf_put(&body, s->extra.p, s->extra.n);
+    if (!publish_release(&rel, &body))
         for (int n = 0; n < (int)s->members; n++)
             net_send(n, OP_BAR_RELEASE, &rel, sizeof rel, body.p, body.n);
-        dsm_buf_free(&body);
-    }
+    dsm_buf_free(&body);
     s->payload.n = 0;
     s->extra.n = 0;
     s->arrived = 0;
@@ -217,12 +215,7 @@ static bool publish_arrival(const struct bar_hdr *h, const struct dsm_buf *body)
 {
     if (!host_seg_on() || sizeof *h + body->n > host_seg_arrival_cap())
         return false;
-    struct host_box *box = host_seg_arrival(dsm.node, h->epoch);
-    memcpy(box->data, h, sizeof *h);
-    if (body->n)
-        memcpy(box->data + sizeof *h, body->p, body->n);
-    box->len = sizeof *h + body->n;
-    atomic_store(&box->seq, h->epoch + 1);       /* seq_cst: before the load of sleepers */
+    box_put(host_seg_arrival(dsm.node, h->epoch), h, body);
     dsm_ring_sleeper(0);
     return true;
 }
