@@ -20,7 +20,8 @@
  * notices for it.  A node that fetches such a page must therefore become
  * known to the home, and it does so lazily: the fetch is a plain get, and
  * at its next release the node sets its bits in the homes' sharer bitmaps
- * (one-sided atomics, completed before the release ends).  From then on
+ * (one-sided atomics, completed before the release ends: page_state.c,
+ * dsm_register_fresh).  From then on
  * the home notices its own writes: it checks the bits of its writable
  * pages at each of its releases (catch_new_sharers).  The home may have
  * written the page between our get and our registration without a notice,
@@ -106,19 +107,6 @@ void dsm_flush_register(void)
 
 /* ---- at the writer ------------------------------------------------------ */
 
-/* Marks every page busy, so that faulting threads wait while it settles. */
-static void mark_busy(const struct dsm_plist *l)
-{
-    for (size_t i = 0; i < l->n; i++) {
-        struct dsm_stripe *s = dsm_stripe(l->pages[i]);
-        dsm_lock(&s->mu);
-        while (dsm_flag(l->pages[i], PF_BUSY))
-            pthread_cond_wait(&s->cv, &s->mu);
-        dsm_ps_claim(l->pages[i]);
-        dsm_unlock(&s->mu);
-    }
-}
-
 /* Appends the page's diff against its twin to its home's batch; says
  * whether it is not empty. */
 static bool encode(uint64_t page, const void *twin, struct dsm_buf *batches, uint64_t *counts)
@@ -184,55 +172,13 @@ static void catch_new_sharers(void)
     dsm_plist_free(&found);
 }
 
-/* Sets our bits in the homes' sharer bitmaps for the pages fetched since
- * the last release, one atomic per bitmap word, and bumps each such home's
- * registration count (word 0), which tells it to look at the bits. */
-static void register_fresh(void)
-{
-    struct dsm_plist l = { 0 };
-    dsm_lock(&dsm.lists_mu);
-    dsm_plist_take(&dsm.fresh, &l);
-    dsm_unlock(&dsm.lists_mu);
-    if (!l.n)
-        return;
-    dsm_plist_sort(&l);
-    uint64_t *masks = xcalloc(l.n, sizeof *masks);
-    bool *told = xcalloc((size_t)dsm.nodes, sizeof *told);
-    static const uint64_t one = 1;
-    struct net_wait w;
-    net_rma_begin(&w);
-    for (size_t i = 0; i < l.n;) {
-        uint64_t word = l.pages[i] / 64;
-        int home = dsm_home_of(l.pages[i]);
-        size_t j = i;
-        while (j < l.n && l.pages[j] / 64 == word && dsm_home_of(l.pages[j]) == home)
-            masks[i] |= 1ULL << (l.pages[j++] % 64);
-        net_rma_or(&w, home, dsm.sharers_id, 8 * (1 + word), &masks[i]);
-        told[home] = true;
-        i = j;
-    }
-    /* The count must not be seen before the bits. */
-    net_rma_fence();
-    for (int n = 0; n < dsm.nodes; n++)
-        if (told[n])
-            net_rma_add(&w, n, dsm.sharers_id, 0, &one);
-    net_rma_end(&w);
-    free(masks);
-    free(told);
-    dsm_lock(&dsm.lists_mu);
-    for (size_t i = 0; i < l.n; i++)
-        dsm_plist_add(&dsm.suspect, l.pages[i]);
-    dsm_unlock(&dsm.lists_mu);
-    dsm_plist_free(&l);
-}
-
 /* At an acquire: the pages fetched since our registration was last
  * brought up to date may have been written by their homes after our get
  * without a notice (the homes did not know we held them); register and
  * drop them too. */
 void dsm_drop_suspects(void)
 {
-    register_fresh();
+    dsm_register_fresh();
     struct dsm_plist l = { 0 };
     dsm_lock(&dsm.lists_mu);
     dsm_plist_take(&dsm.suspect, &l);
@@ -423,7 +369,7 @@ void dsm_release(struct dsm_plist *written)
     releases++;
     catch_new_sharers();
     check_pinned();
-    register_fresh();
+    dsm_register_fresh();
     dsm_lock(&dsm.lists_mu);
     dsm_plist_take(&dsm.rel, written);
     dsm_unlock(&dsm.lists_mu);
@@ -443,8 +389,7 @@ void dsm_release(struct dsm_plist *written)
         else
             dsm_plist_add(&prot, p);
     }
-    mark_busy(&prot);
-    dsm_protect_list(prot.pages, prot.n, PG_RO);
+    dsm_claim_written(prot.pages, prot.n);
 
     struct dsm_buf *batches = xcalloc((size_t)dsm.nodes, sizeof *batches);
     uint64_t *counts = xcalloc((size_t)dsm.nodes, sizeof *counts);

@@ -110,7 +110,7 @@ void ompdsm_finalize(void)
     /* Code that runs after this (exit handlers, destructors) may still use
      * the program's globals; node 0 is their home and has every write. */
     if (dsm.nsegs > 1 && dsm.node == 0)
-        dsm_protect(dsm.segs[0].first_page, dsm.segs[0].npages, PG_RW);
+        dsm_ps_exit(dsm.segs[0].first_page, dsm.segs[0].npages);
     if (dsm_cfg.stats)
         dsm_stats_report();
     /* Nothing may be on its way to a node that tears down: heartbeats stop,

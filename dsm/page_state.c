@@ -18,6 +18,7 @@
  * page before and after against it.
  */
 #include "page_state.h"
+#include "../net/net.h"
 #include "../util/log.h"
 #include "../util/xalloc.h"
 
@@ -61,6 +62,7 @@ const struct dsm_ps_rule dsm_ps_rules[] = {
     { DSM_EV_SNAPSHOT,       RO | RW, 0,           BUSY | HOT,       DSM_PS_SAME, TWIN,        BUSY | HOT },
     { DSM_EV_PIN,            INV,     0,           BUSY | TWIN,      PG_RW,       0,           BUSY | TWIN },
     { DSM_EV_REHOME,         ANY,     0,           BUSY,             DSM_PS_SAME, 0,           BUSY | SHARER },
+    { DSM_EV_EXIT,           ANY,     0,           BUSY,             PG_RW,       0,           BUSY },
 };
 const size_t dsm_ps_nrules = sizeof dsm_ps_rules / sizeof dsm_ps_rules[0];
 
@@ -87,6 +89,7 @@ static const char *const event_names[DSM_EV_COUNT] = {
     [DSM_EV_SNAPSHOT] = "snapshot",
     [DSM_EV_PIN] = "pin",
     [DSM_EV_REHOME] = "rehome",
+    [DSM_EV_EXIT] = "exit",
 };
 
 const char *dsm_ps_event_name(enum dsm_event ev)
@@ -354,6 +357,69 @@ void dsm_settle_claimed(const uint64_t *sorted, size_t n, enum dsm_state st, enu
 
 /* ---- the release --------------------------------------------------------- */
 
+/* A page and its home in one sortable key: by home, then page. */
+#define HOME_SHIFT 48
+#define KEY_PAGE(k) ((k) & ((1ULL << HOME_SHIFT) - 1))
+
+/* Sets our bits in the homes' sharer bitmaps for the pages fetched since
+ * the last release, one atomic per word of each home's bitmap (the pages
+ * sorted by home: cyclic homes interleave them), and bumps each such
+ * home's registration count (word 0), which tells it to look at the bits. */
+void dsm_register_fresh(void)
+{
+    struct dsm_plist l = { 0 };
+    dsm_lock(&dsm.lists_mu);
+    dsm_plist_take(&dsm.fresh, &l);
+    dsm_unlock(&dsm.lists_mu);
+    if (!l.n)
+        return;
+    for (size_t i = 0; i < l.n; i++)
+        l.pages[i] |= (uint64_t)dsm_home_of(l.pages[i]) << HOME_SHIFT;
+    dsm_plist_sort(&l);
+    uint64_t *masks = xcalloc(l.n, sizeof *masks);
+    bool *told = xcalloc((size_t)dsm.nodes, sizeof *told);
+    static const uint64_t one = 1;
+    struct net_wait w;
+    net_rma_begin(&w);
+    for (size_t i = 0; i < l.n;) {
+        uint64_t word = KEY_PAGE(l.pages[i]) / 64;
+        int home = (int)(l.pages[i] >> HOME_SHIFT);
+        size_t j = i;
+        for (; j < l.n && l.pages[j] >> HOME_SHIFT == (uint64_t)home && KEY_PAGE(l.pages[j]) / 64 == word; j++)
+            masks[i] |= 1ULL << (KEY_PAGE(l.pages[j]) % 64);
+        net_rma_or(&w, home, dsm.sharers_id, 8 * (1 + word), &masks[i]);
+        told[home] = true;
+        i = j;
+    }
+    /* The count must not be seen before the bits. */
+    net_rma_fence();
+    for (int n = 0; n < dsm.nodes; n++)
+        if (told[n])
+            net_rma_add(&w, n, dsm.sharers_id, 0, &one);
+    net_rma_end(&w);
+    free(masks);
+    free(told);
+    dsm_lock(&dsm.lists_mu);
+    for (size_t i = 0; i < l.n; i++)
+        dsm_plist_add(&dsm.suspect, KEY_PAGE(l.pages[i]));
+    dsm_unlock(&dsm.lists_mu);
+    dsm_plist_free(&l);
+}
+
+void dsm_claim_written(const uint64_t *sorted, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct dsm_stripe *s = dsm_stripe(sorted[i]);
+        dsm_lock(&s->mu);
+        while (dsm_flag(sorted[i], PF_BUSY))
+            pthread_cond_wait(&s->cv, &s->mu);
+        dsm_ps_claim(sorted[i]);
+        dsm_unlock(&s->mu);
+    }
+    if (n)
+        dsm_protect_list(sorted, n, PG_RO);
+}
+
 void dsm_ps_publish(uint64_t page)
 {
     struct snap b = before(page);
@@ -542,6 +608,16 @@ void dsm_rehome(struct dsm_rehoming *r, uint64_t page, int to)
         dsm_plist_add(&r->out, page);
     }
     after(page, DSM_EV_REHOME, b);
+}
+
+void dsm_ps_exit(uint64_t first, uint64_t n)
+{
+    dsm_protect(first, n, PG_RW);
+    for (uint64_t p = first; p < first + n; p++) {
+        struct snap b = before(p);
+        dsm.state[p] = PG_RW;
+        after(p, DSM_EV_EXIT, b);
+    }
 }
 
 static bool homed_elsewhere(uint64_t page)

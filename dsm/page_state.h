@@ -42,6 +42,7 @@ enum dsm_event {
     DSM_EV_SNAPSHOT,        /* a pinned page at its home: snapshot in its twin */
     DSM_EV_PIN,             /* a pinned page at its home, at start-up: writable */
     DSM_EV_REHOME,          /* the page's home moved (migration) */
+    DSM_EV_EXIT,            /* node 0's globals, writable for the program's exit handlers */
     DSM_EV_COUNT
 };
 
@@ -97,6 +98,13 @@ uint64_t *dsm_claim(const uint64_t *pages, size_t n, bool (*want)(size_t i, uint
 void dsm_settle_claimed(const uint64_t *sorted, size_t n, enum dsm_state st, enum dsm_event ev);
 
 /* ---- the release (flush.c) ---- */
+/* The sorted pages a release is about to diff: claimed (marked BUSY, after
+ * waiting for any fetch or flush under way on each), then write-protected,
+ * so that a write made while the diff is taken faults and waits. */
+void dsm_claim_written(const uint64_t *sorted, size_t n);
+/* Sets our bits in the homes' sharer bitmaps for the pages fetched since
+ * the last release (`fresh`), then moves them to `suspect`. */
+void dsm_register_fresh(void);
 /* Stripe lock held, the page claimed and its diff taken: read-only. */
 void dsm_ps_publish(uint64_t page);
 /* The page written in this interval stays writable: twin refreshed, HOT. */
@@ -125,6 +133,10 @@ void dsm_invalidate(const uint64_t *pages, const int32_t *writers, size_t n);
 void dsm_ps_pin(uint64_t first, uint64_t n);
 /* At the new home of pages nobody else holds: make them writable now. */
 void dsm_adopt(const uint64_t *sorted, size_t n);
+/* Node 0 at exit, every node past its last barrier: the pages [first,
+ * first + n) of the program's globals writable, with no more coherence,
+ * for the code that runs after (exit handlers, destructors). */
+void dsm_ps_exit(uint64_t first, uint64_t n);
 /* The rehome transition, and dsm_shared(): rehome.h, which home migration
  * (migrate/) includes too. */
 

@@ -10,8 +10,10 @@
 
 struct dsm dsm;
 enum dsm_state fake_prot[FAKE_PAGES];
+uint64_t fake_bitmap[3][1 + FAKE_PAGES / 64];
+struct fake_rma_op fake_rma[64];
+size_t fake_nrma;
 static char *rt;
-
 
 char *dsm_rt(uint64_t page)
 {
@@ -28,6 +30,50 @@ void dsm_protect_list(const uint64_t *sorted, size_t n, enum dsm_state st)
 {
     for (size_t i = 0; i < n; i++)
         dsm_protect(sorted[i], 1, st);
+}
+
+/* Every page's home is set by fake_pages_init (home.c asks no base here). */
+int dsm_home_of(uint64_t page)
+{
+    return dsm.home[page] - 1;
+}
+
+static void log_rma(enum fake_rma_kind kind, int dst, uint64_t offset, uint64_t value)
+{
+    if (fake_nrma == sizeof fake_rma / sizeof fake_rma[0])
+        abort();
+    fake_rma[fake_nrma++] = (struct fake_rma_op){ kind, dst, offset, value };
+}
+
+void net_rma_begin(struct net_wait *w)
+{
+    (void)w;
+}
+
+void net_rma_or(struct net_wait *w, int dst, int id, uint64_t offset, const uint64_t *value)
+{
+    (void)w;
+    (void)id;
+    fake_bitmap[dst][offset / 8] |= *value;
+    log_rma(FAKE_RMA_OR, dst, offset, *value);
+}
+
+void net_rma_add(struct net_wait *w, int dst, int id, uint64_t offset, const uint64_t *value)
+{
+    (void)w;
+    (void)id;
+    fake_bitmap[dst][offset / 8] += *value;
+    log_rma(FAKE_RMA_ADD, dst, offset, *value);
+}
+
+void net_rma_fence(void)
+{
+    log_rma(FAKE_RMA_FENCE, -1, 0, 0);
+}
+
+void net_rma_end(struct net_wait *w)
+{
+    (void)w;
 }
 
 /* The tables of the previous test: its lists and bitmap (the tables
@@ -57,6 +103,8 @@ void fake_pages_init(int node, int (*home_of)(uint64_t page))
     if (!dsm.sharers || !rt)
         abort();
     memset(fake_prot, 0, sizeof fake_prot);
+    memset(fake_bitmap, 0, sizeof fake_bitmap);
+    fake_nrma = 0;
     for (uint64_t p = 0; p < FAKE_PAGES; p++)
         dsm_set_home(p, home_of ? home_of(p) : (int)(p % 3));
 }

@@ -7,7 +7,9 @@
  * is ordinary memory, and dsm_protect() records each page's protection
  * instead of calling mprotect, so that a test can check that the
  * protection follows the state.  This node is node 1 of 3 unless a test
- * says otherwise.
+ * says otherwise.  The one-sided operations on other nodes' sharer bitmaps
+ * (net_rma_*) act on fake_bitmap[node] and are logged in fake_rma; a
+ * page's home is what fake_pages_init set.
  */
 #ifndef TESTS_UNIT_FAKE_PAGES_H
 #define TESTS_UNIT_FAKE_PAGES_H
@@ -19,6 +21,19 @@ enum { FAKE_PAGES = 256, FAKE_PAGE_SIZE = 4096 };
 
 /* Each page's protection, as the last dsm_protect() left it. */
 extern enum dsm_state fake_prot[FAKE_PAGES];
+
+/* The sharer bitmap each node exposes: word 0 counts registrations, then
+ * one bit per page. */
+extern uint64_t fake_bitmap[3][1 + FAKE_PAGES / 64];
+/* The one-sided operations of the last batches, in order. */
+enum fake_rma_kind { FAKE_RMA_OR, FAKE_RMA_ADD, FAKE_RMA_FENCE };
+struct fake_rma_op {
+    enum fake_rma_kind kind;
+    int dst;
+    uint64_t offset, value;
+};
+extern struct fake_rma_op fake_rma[64];
+extern size_t fake_nrma;
 
 /* Fresh tables; every page homed at `home_of(page)` (NULL: page % 3). */
 void fake_pages_init(int node, int (*home_of)(uint64_t page));

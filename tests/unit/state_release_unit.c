@@ -1,8 +1,10 @@
 /*
  * At a release a written page is claimed, diffed and published: read-only,
- * its twin dropped, out of the release list, not busy.  A page kept
+ * its twin dropped, out of the release list, not busy (claimed first, the
+ * pages are write-protected while their diffs are taken).  A page kept
  * writable (hot) keeps a twin that equals its contents after each release,
- * and cooling it makes it read-only without a twin.
+ * and cooling it makes it read-only without a twin.  At exit node 0's
+ * globals become writable, whatever state they were in.
  */
 #include "fake_pages.h"
 #include "unit.h"
@@ -48,6 +50,33 @@ static void home_page_published_without_twin(void)
     EXPECT(dsm.state[p] == PG_RO && !dsm_flag(p, PF_REL), "state %d", dsm.state[p]);
 }
 
+static void written_pages_claimed_and_protected(void)
+{
+    fake_pages_init(1, NULL);
+    uint64_t pages[] = { 4, 5, 9 };
+    for (size_t i = 0; i < 3; i++)
+        fake_remote_miss(pages[i], true);
+    dsm_claim_written(pages, 3);
+    for (size_t i = 0; i < 3; i++) {
+        uint64_t p = pages[i];
+        EXPECT(dsm_flag(p, PF_BUSY), "page %lu not claimed", (unsigned long)p);
+        EXPECT(fake_prot[p] == PG_RO, "page %lu writable while its diff is taken", (unsigned long)p);
+        EXPECT(dsm.twin[p], "page %lu lost its twin before its diff", (unsigned long)p);
+        publish(p);
+    }
+}
+
+static void exit_makes_globals_writable(void)
+{
+    fake_pages_init(0, NULL);
+    fake_remote_miss(4, false);      /* read-only */
+    fake_remote_miss(7, true);       /* written, with a twin */
+    dsm_ps_exit(0, 16);
+    for (uint64_t p = 0; p < 16; p++)
+        EXPECT(dsm.state[p] == PG_RW && fake_prot[p] == PG_RW, "page %lu: state %d, protection %d",
+               (unsigned long)p, dsm.state[p], fake_prot[p]);
+}
+
 static void hot_twin_follows_contents(void)
 {
     fake_pages_init(1, NULL);
@@ -79,6 +108,8 @@ int main(void)
 {
     published_page_is_read_only();
     home_page_published_without_twin();
+    written_pages_claimed_and_protected();
+    exit_makes_globals_writable();
     hot_twin_follows_contents();
     cooling_a_cold_page_does_nothing();
     return unit_status();
