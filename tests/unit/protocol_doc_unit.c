@@ -5,12 +5,18 @@
  * its message table has one row per op code of net/ops.h, no more, whose
  * handler cell names the function that the file it names registers for
  * that op ("on_arrive (barrier.c)": net_register(OP_BAR_ARRIVE, on_arrive)
- * in dsm/barrier.c, or another directory's barrier.c).
+ * in dsm/barrier.c, or another directory's barrier.c).  Its sender cell
+ * names every file of the library that sends the op (net_send(dst, OP,
+ * ...), dsm_send_batches(OP, ...); NET_OP_DONE: net_send_done), and each
+ * op its reply cell names is sent by the handler's file.  The receiver
+ * cell is prose ("node 0", "the page's home"): the handler it runs is
+ * what is checked.
  */
 #include "fake_pages.h"
 #include "unit.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,22 +144,118 @@ static bool source_says(const char *file, const char *want)
     return false;
 }
 
+/* Cell c (from 0) of a row that row_cells() joined, copied to out. */
+static bool cell_of(const char *row, int c, char *out, size_t len)
+{
+    for (; c > 0 && row; c--)
+        row = strstr(row, " | ") ? strstr(row, " | ") + 3 : NULL;
+    if (!row)
+        return false;
+    size_t k = strcspn(row, "|");
+    while (k && row[k - 1] == ' ')
+        k--;
+    snprintf(out, len, "%.*s", (int)k, row);
+    return true;
+}
+
+/* The handler a message row names, and its file: "on_x (file.c)". */
+static bool handler_of(const char *row, char *handler, char *file)
+{
+    char cell[LINE];
+    return cell_of(row, 3, cell, sizeof cell) && sscanf(cell, "%63[a-z_] (%63[a-z_./])", handler, file) == 2;
+}
+
 static void handlers_match_the_code(FILE *doc)
 {
-    size_t n = table_rows(doc, "<!-- messages", 4, rows);
+    size_t n = table_rows(doc, "<!-- messages", 5, rows);
     for (size_t j = 0; j < n; j++) {
         char op[64], handler[64], file[64];
-        const char *cell = rows[j];
-        for (int c = 0; c < 3 && cell; c++)
-            cell = strstr(cell, " | ") ? strstr(cell, " | ") + 3 : NULL;
-        if (sscanf(rows[j], "%63[A-Z_]", op) != 1 || !cell ||
-            sscanf(cell, "%63[a-z_] (%63[a-z_./])", handler, file) != 2) {
+        if (sscanf(rows[j], "%63[A-Z_]", op) != 1 || !handler_of(rows[j], handler, file)) {
             EXPECT(false, "PROTOCOL.md's message row %zu names no handler as \"on_x (file.c)\": %s", j + 1, rows[j]);
             continue;
         }
         char want[256];
         snprintf(want, sizeof want, "net_register(%s, %s);", op, handler);
         EXPECT(source_says(file, want), "PROTOCOL.md says %s registers %s for %s; it does not", file, handler, op);
+    }
+}
+
+/* Whether the file at path sends op: a net_send() line holding ", OP, ",
+ * or dsm_send_batches(OP, ...); a handler replies NET_OP_DONE through
+ * net_send_done(). */
+static bool file_sends(const char *path, const char *op, bool reply)
+{
+    char arg[128], batch[128];
+    snprintf(arg, sizeof arg, ", %s, ", op);
+    snprintf(batch, sizeof batch, "dsm_send_batches(%s, ", op);
+    bool done = reply && !strcmp(op, "NET_OP_DONE");
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    char line[1024];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f))
+        found = (strstr(line, "net_send(") && strstr(line, arg)) || strstr(line, batch) ||
+                (done && strstr(line, "net_send_done("));
+    fclose(f);
+    return found;
+}
+
+/* The directories of the library that send messages. */
+static const char *const send_dirs[] = { "net", "dsm", "migrate", "omp_rt" };
+
+static void senders_match_the_code(FILE *doc)
+{
+    size_t n = table_rows(doc, "<!-- messages", 5, rows);
+    for (size_t j = 0; j < n; j++) {
+        char op[64], sender[LINE];
+        if (sscanf(rows[j], "%63[A-Z_]", op) != 1 || !cell_of(rows[j], 1, sender, sizeof sender))
+            continue;
+        size_t files = 0;
+        for (size_t d = 0; d < sizeof send_dirs / sizeof *send_dirs; d++) {
+            char dir[512];
+            snprintf(dir, sizeof dir, "%s/%s", TOP_SRCDIR, send_dirs[d]);
+            DIR *dp = opendir(dir);
+            for (struct dirent *e; dp && (e = readdir(dp));) {
+                size_t len = strlen(e->d_name);
+                if (len < 3 || strcmp(e->d_name + len - 2, ".c"))
+                    continue;
+                char path[1024];
+                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+                if (!file_sends(path, op, false))
+                    continue;
+                files++;
+                EXPECT(strstr(sender, e->d_name), "%s/%s sends %s; PROTOCOL.md's sender cell does not name it: %s",
+                       send_dirs[d], e->d_name, op, sender);
+            }
+            if (dp)
+                closedir(dp);
+        }
+        EXPECT(files > 0, "no file of the library sends %s", op);
+    }
+}
+
+/* Each op the reply cell names is sent from the handler's file. */
+static void replies_match_the_code(FILE *doc)
+{
+    size_t n = table_rows(doc, "<!-- messages", 5, rows);
+    for (size_t j = 0; j < n; j++) {
+        char handler[64], file[64], reply[LINE];
+        if (!handler_of(rows[j], handler, file) || !cell_of(rows[j], 4, reply, sizeof reply))
+            continue;
+        for (const char *p = reply; (p = strstr(p, "OP_"));) {
+            const char *start = p >= reply + 4 && !strncmp(p - 4, "NET_", 4) ? p - 4 : p;
+            char op[64];
+            sscanf(start, "%63[A-Z_]", op);
+            p += 3;
+            bool sent = false;
+            for (size_t d = 0; d < sizeof send_dirs / sizeof *send_dirs && !sent; d++) {
+                char path[1024];
+                snprintf(path, sizeof path, "%s/%s/%s", TOP_SRCDIR, send_dirs[d], file);
+                sent = file_sends(path, op, true);
+            }
+            EXPECT(sent, "PROTOCOL.md: %s (%s) replies %s; the file does not send it", handler, file, op);
+        }
     }
 }
 
@@ -167,6 +269,8 @@ int main(void)
     transitions_match_the_code(doc);
     messages_match_the_ops(doc, ops_h);
     handlers_match_the_code(doc);
+    senders_match_the_code(doc);
+    replies_match_the_code(doc);
     fclose(doc);
     fclose(ops_h);
     return unit_status();
