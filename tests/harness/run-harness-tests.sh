@@ -16,6 +16,11 @@
 #                  1e-7; an ADI checksum off by 1e-8 but not one off by
 #                  1e-10), the CSV, the messages on stderr and exit status 1;
 #                  on the Laplace lines alone, "all equal" and status 0;
+#   plot           benchmarks/plot.awk on the CSV the report wrote: one
+#                  panel per benchmark and size in a 1x3 layout, one series
+#                  per implementation and configuration, the medians as
+#                  points, a failed run left out; gnuplot, when installed,
+#                  draws it to an SVG naming each panel;
 #   command line   bad options stop the harness with status 2 and a message
 #                  before anything is built; a benchmark whose source does
 #                  not exist is skipped with a note.
@@ -135,6 +140,44 @@ for a in mawk gawk nawk awk; do
     [ "$a" != awk ] || [ -z "${awks:-}" ] || continue
     awks="${awks:-} $a"
     check_report "$a"
+done
+
+# ---- the plot ----------------------------------------------------------------
+
+# block N_S FILE: the data block $dN_S of a gnuplot script, its lines joined by ";".
+block() {
+    awk -v b="\$d$1 << EOD" '$0 == b { on = 1; next } on && $0 == "EOD" { exit } on' "$2" | paste -sd ';' -
+}
+
+check_plot() {      # check_plot AWK
+    csv=$OUT/report.$1.csv gp=$OUT/plot.$1.gp svg=$OUT/plot.$1.svg
+    log=$OUT/plot.$1.log
+    : >"$log"
+    ok=0
+    "$1" -F, -v out="$svg" -v nodes="1 2" -f "$SRC/benchmarks/plot.awk" "$csv" >"$gp"
+    expect "plot status" $? 0
+    expect "output" "$(grep '^set output' "$gp")" "set output \"$svg\""
+    expect "layout" "$(grep '^set multiplot' "$gp")" "set multiplot layout 1,3"
+    expect "xtics" "$(grep '^set xtics' "$gp")" "set xtics (1, 2)"
+    expect "panels" "$(sed -n 's/^set title "\(.*\)" noenhanced$/\1/p' "$gp" | paste -sd ';' -)" \
+        "Laplace 1024x1024;NAS CG class S;ADI 16^3"
+    expect "laplace series" "$(grep -c '^\$d1_' "$gp")" 7
+    expect "laplace libgomp" "$(block 1_1 "$gp")" "1 1.0000;2 0.5000"
+    expect "laplace mpi" "$(block 1_2 "$gp")" "1 0.9000;2 0.4500"
+    expect "cg series" "$(grep -c '^\$d2_' "$gp")" 6
+    expect "adi failed run left out" "$(block 3_3 "$gp")" "2 0.2500"
+    expect "series title" "$(grep -o 'title "ompdsm static/home=block/migrate=first"' "$gp" | wc -l | tr -d ' ')" 3
+    if command -v gnuplot >/dev/null; then
+        rm -f "$svg"
+        gnuplot "$gp" 2>>"$log"
+        expect "gnuplot drew the panels" "$(grep -c 'Laplace 1024x1024\|NAS CG class S\|ADI 16^3' "$svg" 2>/dev/null)" 3
+    fi
+    [ $ok -eq 0 ] || echo "(the script: $gp)" >>"$log"
+    verdict "harness/plot ($1): the gnuplot script of a recorded run" $ok "$log"
+}
+
+for a in $awks; do
+    check_plot "$a"
 done
 
 # ---- the command line ------------------------------------------------------
