@@ -31,7 +31,8 @@
  * once the moved iterations have faulted their pages where they now run.
  *
  * Repartitioning: after `warmup` executions (the first ones fault pages
- * in), the last executions on the current blocks (up to WINDOW, at least
+ * in; so does each loop's first after a change of blocks or homes, which
+ * is not measured either), the last executions on the current blocks (up to WINDOW, at least
  * `hold`) are kept in a ring.  When, at `hold` consecutive executions, the
  * same node's time summed over the ring is off the mean by more than
  * alpha, the blocks may move towards a split in proportion to speed
@@ -63,7 +64,7 @@
  * A change is judged by the first executions measured after it: if they
  * cost more than the last ones before it, those that showed the deviation
  * (each loop's executions at their slowest node), by more than alpha, the
- * blocks go back and the threshold doubles (judged_worse()).  The speeds
+ * blocks go back and the threshold doubles (judge()).  The speeds
  * a change follows are not always the nodes' own: nodes that share a CPU
  * (more nodes than CPUs) speed up when the neighbour gets less work, so
  * the node given more looks faster still, and the blocks would run away
@@ -103,6 +104,11 @@ struct omp_profiled_opts omp_profiled = { .warmup = 1, .alpha = 0.1, .hold = 3, 
  * without a change after which a raised threshold comes down again. */
 enum { WINDOW = 16, CALM = 64 };
 
+/* The threshold of a site settled at equal blocks (try_equal()), in units
+ * of alpha: above the deviations that its moves could not turn into gains,
+ * below a node at half speed (a deviation of 1/3 from the mean). */
+#define SETTLED 3
+
 /* The loops (call sites) of one site told apart, at most this many; more
  * share the last one's figures. */
 enum { LOOPS = 8 };
@@ -123,6 +129,8 @@ struct site {
     uint64_t migrations;        /* home migrations taken when it was last settled */
     unsigned migrate_left;      /* migrations still to ask for after a change */
     bool jumped;                /* the last move went all the way (the first move) */
+    bool trial;                 /* the change being judged is a return to equal blocks */
+    bool settled;               /* equal blocks did as well: the threshold stays raised */
     unsigned changes, undone;   /* changes of the blocks; of them, undone (for OMPDSM_STATS) */
     uint64_t *before;           /* the blocks before the last change, while it is judged */
     double before_cost[LOOPS];  /* the cost of an execution of each loop on them */
@@ -138,6 +146,7 @@ struct site {
         uint64_t start, len;       /* its first index and its iterations */
     } loops[LOOPS];
     unsigned nloops, loop;         /* how many; the loop of execution `done` */
+    unsigned runs[LOOPS];          /* each loop's executions since the blocks or homes last changed */
     /* The measured executions since the blocks last changed, per loop
      * and node ([loop][node]): times and iterations summed, for the saved
      * profile; and those before the change, for a loop and node with none
@@ -601,6 +610,7 @@ static void changed(struct site *s)
     s->migrate_left = migrating ? s->nloops - 1 : 0;
     s->measure_from = s->done + omp_profiled.warmup + (migrating ? 1 + s->nloops : 0);
     s->filled = s->next = 0;
+    memset(s->runs, 0, sizeof s->runs);
     s->calm_since = s->done;
     /* The saved profile's costs are those of the blocks at exit, or of
      * the last blocks measured. */
@@ -613,6 +623,29 @@ static void changed(struct site *s)
     }
 }
 
+/* Equal blocks, as static's, made a change judged like any other: a site
+ * whose changes keep being undone has costs the blocks do not explain (a
+ * node slower on one loop and faster on another, fault and diff traffic
+ * that moves with the rows), and then moving iterations costs more than
+ * it saves.  If equal blocks are not worse than where the moves led, the
+ * site settles there (settle_execution() keeps its threshold raised);
+ * if they are, they are undone like any change. */
+static void try_equal(struct site *s)
+{
+    /* Judged against the blocks just restored, whose costs are still
+     * before_cost: the executions the undone change was judged against. */
+    s->before = node_array();
+    memcpy(s->before, s->bounds, ((size_t)s->nodes + 1) * sizeof *s->before);
+    for (int i = 0; i <= s->nodes; i++) {
+        uint64_t b = s->n * (uint64_t)i / (uint64_t)s->nodes;
+        if (i > 0 && i < s->nodes)
+            s->moved[i] = (int64_t)b - (int64_t)s->bounds[i];
+        s->bounds[i] = b;
+    }
+    s->trial = true;
+    s->changes++;
+}
+
 /* The first executions measured on new blocks judge the change: if they
  * cost more than the executions it is judged against (settle_execution()
  * chose them; each loop's executions at its slowest node, weighted as
@@ -621,15 +654,36 @@ static void changed(struct site *s)
  * change followed were not the nodes' own: nodes that share a CPU (more
  * nodes than CPUs) speed up when their neighbour gets less work, so the
  * node given more looks faster still, and the blocks would run away.
- * Returns whether the blocks went back. */
-static bool judged_worse(struct site *s)
+ * Until every loop judged has run on the new blocks the verdict is
+ * pending, and no other change is made.  A site that a move from equal
+ * blocks did not improve, or that a return to them did not make worse,
+ * settles there (its threshold stays raised). */
+enum verdict { PENDING, KEPT, UNDONE };
+
+/* Whether boundaries b are static's: equal blocks. */
+static bool equal_blocks(const struct site *s, const uint64_t *b)
+{
+    for (int i = 1; i < s->nodes; i++)
+        if (b[i] != s->n * (uint64_t)i / (uint64_t)s->nodes)
+            return false;
+    return true;
+}
+
+static void settle_at_equal(struct site *s)
+{
+    s->settled = true;
+    if (s->alpha < SETTLED * omp_profiled.alpha)
+        s->alpha = SETTLED * omp_profiled.alpha;
+}
+
+static enum verdict judge(struct site *s)
 {
     double cost[LOOPS], before = 0, after = 0;
     unsigned count[LOOPS];
     execution_costs(s, s->filled, cost, count);
     for (unsigned l = 0; l < LOOPS; l++) {
         if (s->before_count[l] && !count[l])
-            return false;           /* not every loop measured yet */
+            return PENDING;         /* not every loop measured yet */
         before += s->before_cost[l] * s->before_count[l];
         after += cost[l] * s->before_count[l];
     }
@@ -637,7 +691,10 @@ static bool judged_worse(struct site *s)
     s->before = NULL;
     if (after <= before * (1 + omp_profiled.alpha)) {
         free(old);
-        return false;
+        if (s->trial)
+            settle_at_equal(s);
+        s->trial = false;
+        return KEPT;
     }
     for (int i = 1; i < s->nodes; i++)
         s->moved[i] = (int64_t)old[i] - (int64_t)s->bounds[i];
@@ -647,8 +704,14 @@ static bool judged_worse(struct site *s)
     s->step = s->step / 2 > 1.0 / 16 ? s->step / 2 : 1.0 / 16;
     s->jumped = false;
     s->undone++;
+    s->trial = false;
+    /* Back at equal blocks, a move from them did worse: settled. */
+    if (equal_blocks(s, s->bounds))
+        settle_at_equal(s);
+    if (s->undone % 2 == 0 && !s->settled)
+        try_equal(s);
     changed(s);
-    return true;
+    return UNDONE;
 }
 
 /* The blocks move when, at `hold` consecutive executions, the same node's
@@ -674,13 +737,18 @@ static void settle_execution(struct site *s)
         s->measure_from = s->done + omp_profiled.warmup + 2;
         s->filled = s->next = 0;
         s->streak = 0;
+        memset(s->runs, 0, sizeof s->runs);
     }
-    if (s->done <= s->measure_from)
+    /* Each loop of the site faults its own arrays in: its first
+     * executions after a change are not measured either. */
+    unsigned runs = s->runs[s->loop];
+    s->runs[s->loop] += runs < omp_profiled.warmup;
+    if (s->done <= s->measure_from || runs < omp_profiled.warmup)
         return;
     record(s);
     if (s->filled < omp_profiled.hold)
         return;
-    if (s->before && judged_worse(s))
+    if (s->before && judge(s) != KEPT)
         return;
     uint64_t sum[nodes], iters;
     for (int i = 0; i < nodes; i++)
@@ -689,7 +757,8 @@ static void settle_execution(struct site *s)
      * shortened step come back halfway towards their start. */
     if (s->done - s->calm_since >= CALM) {
         s->calm_since = s->done;
-        s->alpha = s->alpha / 2 > omp_profiled.alpha ? s->alpha / 2 : omp_profiled.alpha;
+        double floor = s->settled ? SETTLED * omp_profiled.alpha : omp_profiled.alpha;
+        s->alpha = s->alpha / 2 > floor ? s->alpha / 2 : floor;
         s->step = s->step * 2 < 0.5 ? s->step * 2 : 0.5;
     }
     int who;
@@ -779,8 +848,8 @@ static void report_table(const struct table *t)
 {
     for (size_t i = 0; i < t->n; i++) {
         const struct site *s = &t->v[i];
-        fprintf(stderr, "%12lu %ld %ld: %u, %u;", (unsigned long)s->n, (long)s->base, (long)s->incr, s->changes,
-                s->undone);
+        fprintf(stderr, "%12lu %ld %ld: %u, %u%s;", (unsigned long)s->n, (long)s->base, (long)s->incr, s->changes,
+                s->undone, s->settled ? "*" : "");
         for (int n = 0; n < s->nodes; n++)
             fprintf(stderr, " %lu", (unsigned long)(s->bounds[n + 1] - s->bounds[n]));
         fputc('\n', stderr);
@@ -801,7 +870,7 @@ static void report(void)
         n += prof.tables[k].n;
     if (!n)
         return;
-    fprintf(stderr, "profiled iteration spaces (iterations start step: changes, undone; block per node)\n");
+    fprintf(stderr, "profiled iteration spaces (iterations start step: changes, undone (* settled at equal blocks); block per node)\n");
     for (int k = 0; k <= omp_rt.nodes; k++)
         report_table(&prof.tables[k]);
 }
