@@ -147,6 +147,7 @@ struct site {
     } loops[LOOPS];
     unsigned nloops, loop;         /* how many; the loop of execution `done` */
     unsigned runs[LOOPS];          /* each loop's executions since the blocks or homes last changed */
+    uint8_t measured;              /* the loops (bits) measured since then */
     /* The measured executions since the blocks last changed, per loop
      * and node ([loop][node]): times and iterations summed, for the saved
      * profile; and those before the change, for a loop and node with none
@@ -611,6 +612,7 @@ static void changed(struct site *s)
     s->measure_from = s->done + omp_profiled.warmup + (migrating ? 1 + s->nloops : 0);
     s->filled = s->next = 0;
     memset(s->runs, 0, sizeof s->runs);
+    s->measured = 0;
     s->calm_since = s->done;
     /* The saved profile's costs are those of the blocks at exit, or of
      * the last blocks measured. */
@@ -689,7 +691,10 @@ static enum verdict judge(struct site *s)
     }
     uint64_t *old = s->before;
     s->before = NULL;
-    if (after <= before * (1 + omp_profiled.alpha)) {
+    /* A settled site moves away from equal blocks only for a real gain:
+     * its deviations come from costs the blocks do not explain. */
+    double keep = s->settled && !s->trial ? 1 - omp_profiled.alpha / 2 : 1 + omp_profiled.alpha;
+    if (after <= before * keep) {
         free(old);
         if (s->trial)
             settle_at_equal(s);
@@ -712,6 +717,18 @@ static enum verdict judge(struct site *s)
         try_equal(s);
     changed(s);
     return UNDONE;
+}
+
+/* Whether every loop of the site that ran since the blocks or homes last
+ * changed has been measured since: a decision taken on the short loops
+ * alone (a vector update) may ruin the long one (the product they serve),
+ * whose first execution after the change was a warm-up. */
+static bool all_measured(const struct site *s)
+{
+    for (unsigned l = 0; l < s->nloops; l++)
+        if (s->runs[l] && !(s->measured & (1u << l)))
+            return false;
+    return true;
 }
 
 /* The blocks move when, at `hold` consecutive executions, the same node's
@@ -738,6 +755,7 @@ static void settle_execution(struct site *s)
         s->filled = s->next = 0;
         s->streak = 0;
         memset(s->runs, 0, sizeof s->runs);
+        s->measured = 0;
     }
     /* Each loop of the site faults its own arrays in: its first
      * executions after a change are not measured either. */
@@ -746,7 +764,8 @@ static void settle_execution(struct site *s)
     if (s->done <= s->measure_from || runs < omp_profiled.warmup)
         return;
     record(s);
-    if (s->filled < omp_profiled.hold)
+    s->measured |= (uint8_t)(1u << s->loop);
+    if (s->filled < omp_profiled.hold || !all_measured(s))
         return;
     if (s->before && judge(s) != KEPT)
         return;
