@@ -557,14 +557,20 @@ void dsm_invalidate(const uint64_t *pages, const int32_t *writers, size_t n)
 
 /* ---- start-up and home migration ---------------------------------------- */
 
-void dsm_ps_pin(uint64_t first, uint64_t n)
+/* The pages [first, first + n) writable at once, by event ev. */
+static void open_range(uint64_t first, uint64_t n, enum dsm_event ev)
 {
     dsm_protect(first, n, PG_RW);
     for (uint64_t p = first; p < first + n; p++) {
         struct snap b = before(p);
         dsm.state[p] = PG_RW;
-        after(p, DSM_EV_PIN, b);
+        after(p, ev, b);
     }
+}
+
+void dsm_ps_pin(uint64_t first, uint64_t n)
+{
+    open_range(first, n, DSM_EV_PIN);
 }
 
 static bool adoptable(size_t i, uint64_t page, const void *arg)
@@ -612,12 +618,7 @@ void dsm_rehome(struct dsm_rehoming *r, uint64_t page, int to)
 
 void dsm_ps_exit(uint64_t first, uint64_t n)
 {
-    dsm_protect(first, n, PG_RW);
-    for (uint64_t p = first; p < first + n; p++) {
-        struct snap b = before(p);
-        dsm.state[p] = PG_RW;
-        after(p, DSM_EV_EXIT, b);
-    }
+    open_range(first, n, DSM_EV_EXIT);
 }
 
 static bool homed_elsewhere(uint64_t page)
