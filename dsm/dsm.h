@@ -290,6 +290,9 @@ void *dsm_alloc(size_t size, int home);
  * the program in files one run leaves for the next. */
 const char *dsm_program_id(void);
 
+/* flush.c: whether this node published writes to the page (not its home)
+ * at one of its last 16 releases. */
+bool dsm_wrote_lately(uint64_t page);
 /* flush.c: drops the copies registered at the last release (see there). */
 void dsm_drop_suspects(void);
 

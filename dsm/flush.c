@@ -259,6 +259,11 @@ static bool writes_again(uint64_t page)
     return again;
 }
 
+bool dsm_wrote_lately(uint64_t page)
+{
+    return wrote && wrote[page] && releases + 1 - wrote[page] <= HOT_AGAIN;
+}
+
 /* The hot pages, touched by the releasing thread only. */
 static struct {
     struct hot { uint64_t page; unsigned idle; } *v;
