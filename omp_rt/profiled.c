@@ -32,8 +32,8 @@
  *
  * Repartitioning: after `warmup` executions (the first ones fault pages
  * in; so does each loop's first after a change of blocks or homes, which
- * is not measured either), the last executions on the current blocks (up to WINDOW, at least
- * `hold`) are kept in a ring.  When, at `hold` consecutive executions, the
+ * is not measured either), the last executions on the current blocks (up
+ * to WINDOW, at least `hold`) are kept in a ring.  When, at `hold` consecutive executions, the
  * same node's time summed over the ring is off the mean by more than
  * alpha, the blocks may move towards a split in proportion to speed
  * (iterations per second, both summed over the ring), in multiples of
@@ -147,7 +147,7 @@ struct site {
     } loops[LOOPS];
     unsigned nloops, loop;         /* how many; the loop of execution `done` */
     unsigned runs[LOOPS];          /* each loop's executions since the blocks or homes last changed */
-    uint8_t measured;              /* the loops (bits) measured since then */
+    uint8_t measured;              /* the loops (bits, LOOPS of them) measured since then */
     /* The measured executions since the blocks last changed, per loop
      * and node ([loop][node]): times and iterations summed, for the saved
      * profile; and those before the change, for a loop and node with none
