@@ -35,9 +35,9 @@
  * is not measured either), the last executions on the current blocks (up
  * to WINDOW, at least `hold`) are kept in a ring.  When, at `hold`
  * consecutive executions, the same node's time summed over the ring is off
- * the mean by more than alpha, the blocks may move towards a split in proportion to speed
- * (iterations per second, both summed over the ring), in multiples of
- * `min` iterations.  Sums, not one execution's figures: a node that shares
+ * the mean by more than alpha, the blocks may move towards a split in
+ * proportion to speed (iterations per second, both summed over the ring),
+ * in multiples of `min` iterations.  Sums, not one execution's figures: a node that shares
  * its CPU runs in turns, so one short execution may catch it at full speed
  * and the next at a third.  Which speeds: those over the whole ring, or
  * those of one of the site's loops; the loops share the blocks but not
