@@ -37,15 +37,16 @@
  * consecutive executions, the same node's time summed over the ring is off
  * the mean by more than alpha, the blocks may move towards a split in
  * proportion to speed (iterations per second, both summed over the ring),
- * in multiples of `min` iterations.  Sums, not one execution's figures: a node that shares
- * its CPU runs in turns, so one short execution may catch it at full speed
- * and the next at a third.  Which speeds: those over the whole ring, or
- * those of one of the site's loops; the loops share the blocks but not
- * always the nodes' relative speeds (one node may be the slower on a
- * stencil's copy and not on its update), so each candidate split is
- * judged by the time the ring's executions would have taken on it, each
- * loop's execution lasting as long as its slowest node (repartition()).
- * A move is made only if the best candidate saves alpha of that time.
+ * in multiples of `min` iterations.  Sums, not one execution's figures: a
+ * node that shares its CPU runs in turns, so one short execution may catch
+ * it at full speed and the next at a third.  Which speeds: those over the
+ * whole ring, or those of one of the site's loops; the loops share the
+ * blocks but not always the nodes' relative speeds (one node may be the
+ * slower on a stencil's copy and not on its update), so each candidate
+ * split is judged by the time the ring's executions would have taken on
+ * it, each loop's execution lasting as long as its slowest node
+ * (repartition()).  A move is made only if the best candidate saves alpha
+ * of that time.
  *
  * Moves go halfway; a site's first move goes all the way to the split
  * measured if that promises to save twice alpha (the equal blocks it
