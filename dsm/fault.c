@@ -175,7 +175,7 @@ static void write_ahead(uint64_t page, int home)
             break;
         struct dsm_stripe *s = dsm_stripe(q);
         dsm_lock(&s->mu);
-        bool ok = dsm.state[q] == PG_RO && !dsm_flag(q, PF_BUSY | PF_HOT) && !dsm.twin[q] && dsm_wrote_lately(q);
+        bool ok = dsm.state[q] == PG_RO && !dsm_flag(q, PF_BUSY) && dsm_wrote_lately(q);
         if (ok)
             dsm_ps_remote_fault(q, true);
         dsm_unlock(&s->mu);

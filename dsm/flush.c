@@ -248,20 +248,20 @@ enum { HOT_AGAIN = 16 };
 static uint32_t releases;         /* dsm_release() calls at this node */
 static uint32_t *wrote;           /* per page: the release that last published this node's writes + 1 */
 
+bool dsm_wrote_lately(uint64_t page)
+{
+    return wrote && wrote[page] && releases + 1 - wrote[page] <= HOT_AGAIN;
+}
+
 /* Whether this node, which wrote this page in this interval, wrote it in a
  * recent interval too; remembers this one. */
 static bool writes_again(uint64_t page)
 {
     if (!wrote)
         wrote = dsm_page_table(sizeof *wrote);
-    bool again = wrote[page] && releases + 1 - wrote[page] <= HOT_AGAIN;
+    bool again = dsm_wrote_lately(page);
     wrote[page] = releases + 1;
     return again;
-}
-
-bool dsm_wrote_lately(uint64_t page)
-{
-    return wrote && wrote[page] && releases + 1 - wrote[page] <= HOT_AGAIN;
 }
 
 /* The hot pages, touched by the releasing thread only. */

@@ -321,22 +321,30 @@ void dsm_ps_home_fault(uint64_t page, bool write)
 
 /* ---- claiming and settling lists ---------------------------------------- */
 
+/* Waits for any fetch or flush under way on the page, then claims it if
+ * want (NULL: always) accepts it, under its stripe lock. */
+static bool claim_if(uint64_t page, bool (*want)(size_t i, uint64_t page, const void *arg), size_t i,
+                     const void *arg)
+{
+    struct dsm_stripe *s = dsm_stripe(page);
+    dsm_lock(&s->mu);
+    while (dsm_flag(page, PF_BUSY))
+        pthread_cond_wait(&s->cv, &s->mu);
+    bool take = !want || want(i, page, arg);
+    if (take)
+        dsm_ps_claim(page);
+    dsm_unlock(&s->mu);
+    return take;
+}
+
 uint64_t *dsm_claim(const uint64_t *pages, size_t n, bool (*want)(size_t i, uint64_t page, const void *arg),
                     const void *arg, size_t *k)
 {
     uint64_t *claimed = xcalloc(n + 1, sizeof *claimed);
     *k = 0;
-    for (size_t i = 0; i < n; i++) {
-        struct dsm_stripe *s = dsm_stripe(pages[i]);
-        dsm_lock(&s->mu);
-        while (dsm_flag(pages[i], PF_BUSY))
-            pthread_cond_wait(&s->cv, &s->mu);
-        if (want(i, pages[i], arg)) {
-            dsm_ps_claim(pages[i]);
+    for (size_t i = 0; i < n; i++)
+        if (claim_if(pages[i], want, i, arg))
             claimed[(*k)++] = pages[i];
-        }
-        dsm_unlock(&s->mu);
-    }
     return claimed;
 }
 
@@ -408,14 +416,8 @@ void dsm_register_fresh(void)
 
 void dsm_claim_written(const uint64_t *sorted, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        struct dsm_stripe *s = dsm_stripe(sorted[i]);
-        dsm_lock(&s->mu);
-        while (dsm_flag(sorted[i], PF_BUSY))
-            pthread_cond_wait(&s->cv, &s->mu);
-        dsm_ps_claim(sorted[i]);
-        dsm_unlock(&s->mu);
-    }
+    for (size_t i = 0; i < n; i++)
+        claim_if(sorted[i], NULL, i, NULL);
     if (n)
         dsm_protect_list(sorted, n, PG_RO);
 }

@@ -596,6 +596,15 @@ static double deviation(const uint64_t *ns, int nodes, int *who)
     return dev;
 }
 
+/* The blocks or the homes changed: the ring starts again, and each loop's
+ * next execution is a warm-up. */
+static void restart_measuring(struct site *s)
+{
+    s->filled = s->next = 0;
+    memset(s->runs, 0, sizeof s->runs);
+    s->measured = 0;
+}
+
 /* After the blocks changed.  Let the homes of the pages that changed node
  * follow as soon as the new blocks have run (and faulted, read-ahead
  * included): a migration after each of the next executions, one per loop
@@ -611,9 +620,7 @@ static void changed(struct site *s)
     bool migrating = mig_request(1);
     s->migrate_left = migrating ? s->nloops - 1 : 0;
     s->measure_from = s->done + omp_profiled.warmup + (migrating ? 1 + s->nloops : 0);
-    s->filled = s->next = 0;
-    memset(s->runs, 0, sizeof s->runs);
-    s->measured = 0;
+    restart_measuring(s);
     s->calm_since = s->done;
     /* The saved profile's costs are those of the blocks at exit, or of
      * the last blocks measured. */
@@ -753,10 +760,8 @@ static void settle_execution(struct site *s)
          * freshly placed pages), which says nothing about speed. */
         s->migrations = dsm_stats.migrations;
         s->measure_from = s->done + omp_profiled.warmup + 2;
-        s->filled = s->next = 0;
+        restart_measuring(s);
         s->streak = 0;
-        memset(s->runs, 0, sizeof s->runs);
-        s->measured = 0;
     }
     /* Each loop of the site faults its own arrays in: its first
      * executions after a change are not measured either. */
