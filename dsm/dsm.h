@@ -92,6 +92,10 @@ struct dsm {
     void **twin;
     struct dsm_stripe stripes[DSM_STRIPES];
     pthread_mutex_t lists_mu;     /* guards rel, bar and home_rw */
+    /* Held by an acquire outside a barrier from taking its list of pages
+     * (notices, suspects) until it has dropped them: another thread of the
+     * node that finds the list empty then knows the copies are gone. */
+    pthread_mutex_t acquire_mu;
     struct dsm_plist rel, bar;
     struct dsm_plist home_rw;     /* home pages writable without notices (PF_HRW) */
     struct dsm_plist fresh;       /* fetched before we were a sharer: to register */
@@ -119,6 +123,11 @@ struct dsm {
     int locks_held;
     struct dsm_plist lock_log;
     uint64_t epoch;               /* barriers completed */
+    /* The program's threads that may write shared pages at once on this
+     * node (OMPDSM_THREADS_PER_NODE): above 1, no page stays writable
+     * across a release (hot pages are diffed unprotected) and an acquire
+     * flushes again what another thread wrote meanwhile. */
+    int app_threads;
     uintptr_t alloc_next;         /* bump pointer of ompdsm_alloc */
     uintptr_t alloc_end;          /* where the shared heap's arenas begin */
 };
@@ -264,6 +273,10 @@ enum dsm_lock_space {
 void dsm_lock_acquire(enum dsm_lock_space space, uint64_t key);
 bool dsm_lock_try(enum dsm_lock_space space, uint64_t key);      /* false if held elsewhere */
 void dsm_lock_release(enum dsm_lock_space space, uint64_t key);
+/* node_lock.c: the same names among the threads of this node. */
+void dsm_node_lock(uint32_t space, uint64_t key);
+bool dsm_node_trylock(uint32_t space, uint64_t key);
+void dsm_node_unlock(uint32_t space, uint64_t key);
 /* Waits until the managers have taken every release this node sent: a
  * barrier does before it arrives, so that a lock released before a
  * barrier is free after it at every node. */

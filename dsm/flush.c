@@ -43,7 +43,11 @@
  * release just before, equals its contents); a migration that makes this
  * node its home cools it first.  This relies on the releasing thread being
  * the node's only writer of shared pages (one OpenMP thread per node): a
- * hot page is diffed without being protected first.
+ * hot page is diffed without being protected first.  A node that runs
+ * several threads keeps no hot pages (dsm.app_threads).
+ *
+ * Releases of one node's threads (a lock's, a flush, a barrier's) take
+ * turns: each diffs every page the node wrote.
  */
 #include "diff.h"
 #include "dsm.h"
@@ -180,11 +184,13 @@ void dsm_drop_suspects(void)
 {
     dsm_register_fresh();
     struct dsm_plist l = { 0 };
+    dsm_lock(&dsm.acquire_mu);
     dsm_lock(&dsm.lists_mu);
     dsm_plist_take(&dsm.suspect, &l);
     dsm_unlock(&dsm.lists_mu);
     dsm_plist_sort(&l);
     dsm_drop_copies(l.pages, l.n);
+    dsm_unlock(&dsm.acquire_mu);
     dsm_plist_free(&l);
 }
 
@@ -334,7 +340,7 @@ static void diff_hot(struct dsm_plist *written, struct dsm_buf *batches, uint64_
  * where a comparison with a twin or snapshot costs a fraction of a fault). */
 static bool may_stay_hot(uint64_t page)
 {
-    if (dsm.state[page] != PG_RW || dsm_pinned(page))
+    if (dsm.app_threads > 1 || dsm.state[page] != PG_RW || dsm_pinned(page))
         return false;
     if (dsm_home_of(page) == dsm.node)
         return !dsm.twin[page] && !dsm_flag(page, PF_HRW) && writes_again(page);
@@ -369,7 +375,7 @@ static void log_for_locks(const struct dsm_plist *written)
     dsm_unlock(&dsm.lists_mu);
 }
 
-void dsm_release(struct dsm_plist *written)
+static void release(struct dsm_plist *written)
 {
     releases++;
     catch_new_sharers();
@@ -416,4 +422,13 @@ void dsm_release(struct dsm_plist *written)
         dsm_buf_free(&batches[n]);
     free(batches);
     free(counts);
+}
+
+static pthread_mutex_t release_mu = PTHREAD_MUTEX_INITIALIZER;
+
+void dsm_release(struct dsm_plist *written)
+{
+    dsm_lock(&release_mu);
+    release(written);
+    dsm_unlock(&release_mu);
 }

@@ -6,7 +6,9 @@
  * its next access fetches the home's copy, which holds every flushed write
  * (dsm_invalidate, page_state.c, which a barrier's acquire calls
  * directly).  A copy this node wrote since its last release is published
- * first, so that none of its writes is lost.
+ * first, so that none of its writes is lost; with several threads per
+ * node, another thread may write a copy again meanwhile, and the flush is
+ * repeated for it.
  */
 #include "dsm.h"
 #include "page_state.h"
@@ -19,5 +21,6 @@ void dsm_drop_copies(const uint64_t *pages, size_t n)
             break;
         }
     }
-    dsm_invalidate(pages, NULL, n);
+    while (dsm_invalidate(pages, NULL, n))
+        dsm_release_push(false);
 }

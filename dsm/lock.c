@@ -290,14 +290,21 @@ static bool acquire(uint32_t space, uint64_t key, bool try_only)
     return true;
 }
 
+/* The node's threads take a lock among themselves first (node_lock.c). */
 void dsm_lock_acquire(enum dsm_lock_space space, uint64_t key)
 {
+    dsm_node_lock(space, key);
     acquire(space, key, false);
 }
 
 bool dsm_lock_try(enum dsm_lock_space space, uint64_t key)
 {
-    return acquire(space, key, true);
+    if (!dsm_node_trylock(space, key))
+        return false;
+    if (acquire(space, key, true))
+        return true;
+    dsm_node_unlock(space, key);
+    return false;
 }
 
 /* The releases sent whose managers have not acknowledged them yet. */
@@ -315,6 +322,7 @@ void dsm_lock_release(enum dsm_lock_space space, uint64_t key)
     net_send(manager_of(space, key), OP_LOCK_REL, &r, sizeof r, written.pages,
              written.n * sizeof *written.pages);
     dsm_plist_free(&written);
+    dsm_node_unlock(space, key);
 }
 
 void dsm_lock_settle(void)

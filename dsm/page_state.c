@@ -527,14 +527,24 @@ static bool must_drop(uint64_t page, int32_t writer)
     return h != (uint16_t)(dsm.node + 1);
 }
 
+struct drop_arg {
+    const int32_t *writers;
+    size_t unflushed;           /* pages left alone: written since the caller's flush */
+};
+
 /* Under the stripe lock: a copy to drop is one still held.  Callers flush
  * first: no page in the list may still have a twin but a hot page's, which
- * then equals its contents. */
+ * then equals its contents, unless another thread of the node wrote it
+ * since; such a page is left for the caller to flush again. */
 static bool droppable(size_t i, uint64_t page, const void *arg)
 {
-    const int32_t *writers = arg;
-    if (!must_drop(page, writers ? writers[i] : -1) || dsm.state[page] == PG_INVALID)
+    struct drop_arg *a = (struct drop_arg *)arg;
+    if (!must_drop(page, a->writers ? a->writers[i] : -1) || dsm.state[page] == PG_INVALID)
         return false;
+    if (dsm.twin[page] && !dsm_flag(page, PF_HOT) && dsm.app_threads > 1) {
+        a->unflushed++;
+        return false;
+    }
     if (dsm.twin[page]) {
         if (!dsm_flag(page, PF_HOT) || memcmp(dsm.twin[page], dsm_rt(page), dsm.page_size))
             dsm_fatal("internal: invalidating page %lu with unflushed writes", (unsigned long)page);
@@ -549,12 +559,14 @@ static bool droppable(size_t i, uint64_t page, const void *arg)
 /* Pages are marked busy, protected in coalesced ranges, then settled, so
  * that a thread faulting meanwhile waits instead of racing with the
  * protection change. */
-void dsm_invalidate(const uint64_t *pages, const int32_t *writers, size_t n)
+size_t dsm_invalidate(const uint64_t *pages, const int32_t *writers, size_t n)
 {
     size_t k;
-    uint64_t *drop = dsm_claim(pages, n, droppable, writers, &k);
+    struct drop_arg a = { .writers = writers };
+    uint64_t *drop = dsm_claim(pages, n, droppable, &a, &k);
     dsm_settle_claimed(drop, k, PG_INVALID, DSM_EV_INVALIDATE);
     free(drop);
+    return a.unflushed;
 }
 
 /* ---- start-up and home migration ---------------------------------------- */

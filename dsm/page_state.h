@@ -125,8 +125,10 @@ void dsm_ps_unwatch_shared(struct dsm_plist *found);
 
 /* ---- the acquire (invalidate.c, barrier.c, lock.c) ---- */
 /* Invalidate a list of pages that other nodes wrote (writers: each page's
- * writer, -1 for several; NULL: not this node). */
-void dsm_invalidate(const uint64_t *pages, const int32_t *writers, size_t n);
+ * writer, -1 for several; NULL: not this node).  Returns how many were
+ * left alone because another thread of the node wrote them since the
+ * caller's flush (only with several threads per node). */
+size_t dsm_invalidate(const uint64_t *pages, const int32_t *writers, size_t n);
 
 /* ---- start-up and home migration ---- */
 /* The pinned pages [first, first + n), at their home: writable. */

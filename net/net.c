@@ -20,11 +20,11 @@
 #include "net_policy.h"
 #include "../util/clock.h"
 #include "../util/env.h"
+#include "../util/futex.h"
 #include "../util/log.h"
 #include "../util/xalloc.h"
 
 #include <errno.h>
-#include <linux/futex.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
@@ -235,11 +235,6 @@ void net_send(int dst, uint8_t op, const void *hdr, size_t hdr_len,
 
 /* ---- waiting ------------------------------------------------------------ */
 
-static long futex(_Atomic uint32_t *addr, int op, uint32_t val)
-{
-    return syscall(SYS_futex, (uint32_t *)addr, op, val, NULL, NULL, 0);
-}
-
 void net_wait_init(struct net_wait *w, uint32_t n)
 {
     atomic_store(&w->pending, n);
@@ -248,7 +243,7 @@ void net_wait_init(struct net_wait *w, uint32_t n)
 void net_wait_done(struct net_wait *w)
 {
     if (atomic_fetch_sub(&w->pending, 1) == 1)
-        futex(&w->pending, FUTEX_WAKE_PRIVATE, INT32_MAX);
+        futex_wake(&w->pending, INT32_MAX);
 }
 
 /* Drains the worker and arms it: the next message wakes the progress
@@ -307,7 +302,7 @@ void net_wait(struct net_wait *w)
         return;
     uint32_t v;
     while ((v = atomic_load(&w->pending)) != 0)
-        futex(&w->pending, FUTEX_WAIT_PRIVATE, v);
+        futex_wait(&w->pending, v);
 }
 
 void net_poll(void)
@@ -435,19 +430,15 @@ void net_rma_get(struct net_wait *w, int dst, int id, uint64_t offset, void *buf
            "reading memory", dst);
 }
 
-/* Progresses the worker ourselves for a moment (a transfer between
- * processes usually completes within microseconds), then, if something is
- * still under way, sleeps while the progress thread finishes it. */
+/* Waits for the transfers as for a reply: polls the worker for a moment
+ * (a transfer between processes usually completes within microseconds),
+ * then sleeps while the progress thread finishes them.  The transport lock
+ * is not held meanwhile: another thread of the node that faults polls too,
+ * and whichever polls completes both transfers. */
 void net_rma_end(struct net_wait *w)
 {
-    uint64_t deadline = dsm_now_ns() + (uint64_t)net_cfg.spin_us * 1000u;
-    while (atomic_load(&w->pending) != 0 && dsm_now_ns() < deadline)
-        ucp_worker_progress(net.worker);
     net_unlock();
-    if (atomic_load(&w->pending) != 0) {
-        kick_progress_thread();
-        net_wait(w);
-    }
+    net_wait(w);
 }
 
 static void release_regions(void)

@@ -1,11 +1,10 @@
 /*
  * api.c: the omp_* query and control routines.
  *
- * A team runs one thread per node, on nodes 0 .. k-1 (parallel.c), so a
- * team has at most as many threads as there are nodes; the routines answer
- * as libgomp does for such a team.  omp_set_num_threads sizes the next
- * teams (up to the node count); omp_set_dynamic is accepted and
- * remembered (its getter answers).
+ * A team has at most the threads of all nodes (OMPDSM_THREADS_PER_NODE on
+ * each, parallel.c); the routines answer as libgomp does for such a team.
+ * omp_set_num_threads sizes the next teams (up to that count);
+ * omp_set_dynamic is accepted and remembered (its getter answers).
  */
 #include "omp_rt.h"
 
@@ -19,15 +18,15 @@ API int omp_get_num_threads(void) { return omp_rt_team_size(); }
 API int omp_get_thread_num(void) { return omp_rt_thread_num(); }
 API int omp_get_max_threads(void)
 {
-    if (omp_rt.level > 0)
+    if (omp_thr.level > 0)
         return 1;
-    int k = omp_icv.nthreads > 0 && omp_icv.nthreads < omp_rt.nodes ? omp_icv.nthreads : omp_rt.nodes;
+    int all = omp_rt_max_threads(), k = omp_icv.nthreads > 0 && omp_icv.nthreads < all ? omp_icv.nthreads : all;
     return k < omp_icv.thread_limit ? k : (int)omp_icv.thread_limit;
 }
-API int omp_get_num_procs(void) { return omp_rt.nodes; }
-API int omp_in_parallel(void) { return omp_rt.active; }
-API int omp_get_level(void) { return omp_rt.level; }
-API int omp_get_active_level(void) { return omp_rt.active ? 1 : 0; }
+API int omp_get_num_procs(void) { return omp_rt_max_threads(); }
+API int omp_in_parallel(void) { return omp_thr.active; }
+API int omp_get_level(void) { return omp_thr.level; }
+API int omp_get_active_level(void) { return omp_thr.active ? 1 : 0; }
 API int omp_get_thread_limit(void) { return (int)(omp_icv.thread_limit > 0x7fffffff ? 0x7fffffff : omp_icv.thread_limit); }
 API int omp_get_max_active_levels(void) { return (int)omp_icv.max_active_levels; }
 API int omp_get_supported_active_levels(void) { return 1; }
@@ -53,16 +52,16 @@ API void omp_set_default_device(int d) { (void)d; }
 
 API int omp_get_ancestor_thread_num(int level)
 {
-    if (level < 0 || level > omp_rt.level)
+    if (level < 0 || level > omp_thr.level)
         return -1;
-    return level == omp_rt.level ? omp_rt_thread_num() : (level == 1 ? omp_rt.node : 0);
+    return level == omp_thr.level ? omp_rt_thread_num() : (level == 1 ? omp_rt.first + omp_thr.local : 0);
 }
 
 API int omp_get_team_size(int level)
 {
-    if (level < 0 || level > omp_rt.level)
+    if (level < 0 || level > omp_thr.level)
         return -1;
-    return level == omp_rt.level ? omp_rt_team_size() : (level == 1 ? omp_rt.team : 1);
+    return level == omp_thr.level ? omp_rt_team_size() : (level == 1 ? omp_rt.team : 1);
 }
 
 API void omp_set_schedule(omp_sched_t kind, int chunk)

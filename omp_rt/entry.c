@@ -20,12 +20,23 @@
  * floor of the entry point that called it, and every byte counts again
  * until the program enters the runtime anew.  An entry point that does not
  * set the floor is safe: with no floor, every byte counts.
+ *
+ * Only the thread that runs main() has its frames on the shared stack;
+ * the others' entry points leave the floor alone.
  */
 #include "omp_rt.h"
 #include "../dsm/dsm.h"
 
+/* Whether the thread whose frame this is runs on the shared stack. */
+static bool keeps_floor(const void *frame)
+{
+    return dsm_page_of((uintptr_t)frame) >= 0;
+}
+
 const void *omp_rt_enter(const void *frame)
 {
+    if (!keeps_floor(frame))
+        return NULL;
     const void *outer = dsm_stack_floor();
     if (!outer)
         dsm_set_stack_floor(frame);
@@ -34,11 +45,16 @@ const void *omp_rt_enter(const void *frame)
 
 void omp_rt_leave(const void *const *outer)
 {
-    dsm_set_stack_floor(*outer);
+    if (keeps_floor(outer))
+        dsm_set_stack_floor(*outer);
 }
 
 void omp_rt_call_user(void (*fn)(void *), void *data)
 {
+    if (!keeps_floor(__builtin_frame_address(0))) {
+        fn(data);
+        return;
+    }
     const void *floor = dsm_stack_floor();
     dsm_set_stack_floor(NULL);
     fn(data);
@@ -47,6 +63,10 @@ void omp_rt_call_user(void (*fn)(void *), void *data)
 
 void omp_rt_call_user_copy(void (*fn)(void *, void *), void *dst, void *src)
 {
+    if (!keeps_floor(__builtin_frame_address(0))) {
+        fn(dst, src);
+        return;
+    }
     const void *floor = dsm_stack_floor();
     dsm_set_stack_floor(NULL);
     fn(dst, src);

@@ -6,10 +6,10 @@
  * as for its own variables: a job of many nodes that silently runs with
  * other settings than asked for costs more than one that does not start.
  *
- * ompdsm runs one OpenMP thread per node: OMP_NUM_THREADS=k gives teams of
- * k threads on nodes 0 .. k-1; more threads than nodes cannot be added (a
- * region that asks for more runs on every node, reported once by
- * parallel.c).  The variables that choose placement, waiting, devices
+ * Each node runs OMPDSM_THREADS_PER_NODE OpenMP threads (1 unless set):
+ * OMP_NUM_THREADS=k gives teams of k threads split over the nodes
+ * (parallel.c); more than the nodes run cannot be added (a region that
+ * asks for more gets them all, reported once).  The variables that choose placement, waiting, devices
  * or allocators (OMP_PROC_BIND, OMP_PLACES, OMP_WAIT_POLICY, OMP_STACKSIZE,
  * OMP_DEFAULT_DEVICE, OMP_TARGET_OFFLOAD, OMP_NUM_TEAMS,
  * OMP_TEAMS_THREAD_LIMIT, OMP_MAX_TASK_PRIORITY, OMP_ALLOCATOR,
@@ -19,6 +19,7 @@
  */
 #include "omp_rt.h"
 
+#include "../dsm/dsm.h"
 #include "../util/env.h"
 #include "../util/log.h"
 
@@ -58,6 +59,17 @@ static void load_num_threads(void)
             dsm_fatal("OMP_NUM_THREADS='%s' is not a positive integer (or a list of them)", v);
     }
     omp_icv.nthreads = (int)n;
+}
+
+/* OMPDSM_THREADS_PER_NODE: the OpenMP threads each node runs. */
+static void load_threads_per_node(void)
+{
+    const char *v = dsm_env("OMPDSM_THREADS_PER_NODE"), *end;
+    long n = 1;
+    if (v && (!parse_long(v, 1, 1024, &n, &end) || *end))
+        dsm_fatal("OMPDSM_THREADS_PER_NODE='%s' is not a number of threads from 1 to 1024", v);
+    omp_rt.threads = (int)n;
+    dsm.app_threads = (int)n;
 }
 
 static const struct {
@@ -379,8 +391,8 @@ static void display(const char *how)
     fprintf(stderr, "  _OPENMP = '201511'\n");
     fprintf(stderr, "  OMP_DYNAMIC = '%s'\n", omp_icv.dynamic ? "TRUE" : "FALSE");
     fprintf(stderr, "  OMP_NESTED = '%s'\n", omp_icv.nested ? "TRUE" : "FALSE");
-    fprintf(stderr, "  OMP_NUM_THREADS = '%d'\n", omp_icv.nthreads > 0 && omp_icv.nthreads < omp_rt.nodes
-                                                       ? omp_icv.nthreads : omp_rt.nodes);
+    int all = omp_rt_max_threads();
+    fprintf(stderr, "  OMP_NUM_THREADS = '%d'\n", omp_icv.nthreads > 0 && omp_icv.nthreads < all ? omp_icv.nthreads : all);
     if (omp_icv.sched == OMP_SCHED_PROFILED) {
         fprintf(stderr, "  OMP_SCHEDULE = 'profiled,warmup=%u,alpha=%g,hold=%u,min=%lu'\n", omp_profiled.warmup,
                 omp_profiled.alpha, omp_profiled.hold, (unsigned long)omp_profiled.min);
@@ -396,8 +408,9 @@ static void display(const char *how)
     fprintf(stderr, "  OMP_MAX_ACTIVE_LEVELS = '%ld'\n", omp_icv.max_active_levels);
     fprintf(stderr, "  OMP_CANCELLATION = 'FALSE'\n  OMP_DEFAULT_DEVICE = '0'\n");
     fprintf(stderr, "  OMP_MAX_TASK_PRIORITY = '0'\n");
+    fprintf(stderr, "  [ompdsm] nodes = '%d'\n  [ompdsm] OMPDSM_THREADS_PER_NODE = '%d'\n", omp_rt.nodes,
+            omp_rt.threads);
     if (verbose) {
-        fprintf(stderr, "  [ompdsm] nodes = '%d' (one OpenMP thread per node)\n", omp_rt.nodes);
         fprintf(stderr, "  [ompdsm] OMP_PROC_BIND, OMP_PLACES, OMP_STACKSIZE, OMP_WAIT_POLICY, OMP_DEFAULT_DEVICE, "
                         "OMP_TARGET_OFFLOAD, OMP_NUM_TEAMS, OMP_TEAMS_THREAD_LIMIT, OMP_MAX_TASK_PRIORITY, "
                         "OMP_ALLOCATOR, OMP_DISPLAY_AFFINITY, OMP_AFFINITY_FORMAT have no effect\n");
@@ -407,6 +420,7 @@ static void display(const char *how)
 
 void omp_env_load(void)
 {
+    load_threads_per_node();
     load_num_threads();
     load_schedule();
     omp_profiled.file = dsm_env("OMPDSM_PROFILE");

@@ -41,7 +41,7 @@ void omp_rt_flush(void) __attribute__((visibility("hidden"), used));
 void omp_rt_flush(void)
 {
     OMP_RT_ENTRY;
-    if (omp_rt.active)
+    if (omp_thr.active)
         dsm_flush();
     else
         __atomic_thread_fence(__ATOMIC_SEQ_CST);

@@ -54,7 +54,7 @@ API int omp_test_lock(omp_lock_t *l)
 }
 
 /* Depth of the nested locks this node holds: a short list, usually empty. */
-static struct held {
+static __thread struct held {
     const void *lock;
     int depth;
     struct held *next;

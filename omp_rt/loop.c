@@ -25,6 +25,8 @@
 #include "../util/clock.h"
 #include "../util/log.h"
 
+#include <pthread.h>
+
 #define GFS_MONOTONIC 0x80000000UL
 /* Ours, beside the schedule kind: an entry point that lets chunks run in
  * any order per thread (GCC's nonmonotonic_* and maybe_nonmonotonic_*). */
@@ -34,7 +36,7 @@
  * for the profiled schedule. */
 #define WHERE ((uintptr_t)__builtin_return_address(0))
 
-static struct {
+static __thread struct {
     struct omp_loop_args a;
     uint64_t seq;
     uint64_t dealt;              /* static: chunks or blocks taken so far */
@@ -100,7 +102,7 @@ void omp_loop_args_ull(struct omp_loop_args *a, int kind, bool up, unsigned long
 void omp_loop_init(const struct omp_loop_args *a)
 {
     cur.a = *a;
-    cur.seq = ++omp_rt.ws_seq;
+    cur.seq = ++omp_thr.ws_seq;
     cur.dealt = 0;
     cur.next = 0;
     cur.t0 = dsm_now_ns();
@@ -142,20 +144,74 @@ static bool static_next(uint64_t *lo, uint64_t *hi)
     return *lo < *hi;
 }
 
-/* One block per node, sized by the profiled schedule; asking for the next
- * block ends the timing of this one. */
+/* A profiled loop's block at this node, which the node's threads of the
+ * team share: the first to start the loop asks the profiled schedule for
+ * it (and starts the node's clock), each takes its static part, and the
+ * last to finish its part stops the clock.  A thread that meets the next
+ * profiled loop first (nowait) waits until every thread is done with this
+ * one. */
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    uint64_t region, seq;       /* the loop the block is of */
+    uint64_t lo, hi;
+    int begun, ended;           /* threads that took their part, that finished it */
+} node_block = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+
+static void block_begin(const struct omp_site_key *k, uint64_t *lo, uint64_t *hi)
+{
+    int n = omp_rt.local;
+    if (n == 1 || omp_thr.level != 1) {
+        omp_profiled_begin(k, cur.a.where, lo, hi);
+        return;
+    }
+    dsm_lock(&node_block.mu);
+    bool same = node_block.region == omp_rt.region && node_block.seq == cur.seq;
+    while (!same && node_block.ended < node_block.begun)
+        pthread_cond_wait(&node_block.cv, &node_block.mu);
+    if (!same) {
+        omp_profiled_begin(k, cur.a.where, &node_block.lo, &node_block.hi);
+        node_block.region = omp_rt.region;
+        node_block.seq = cur.seq;
+        node_block.begun = node_block.ended = 0;
+    }
+    node_block.begun++;
+    uint64_t len = node_block.hi - node_block.lo, i = (uint64_t)omp_thr.local, q = len / (uint64_t)n,
+             r = len % (uint64_t)n;
+    *lo = node_block.lo + i * q + (i < r ? i : r);
+    *hi = *lo + q + (i < r);
+    dsm_unlock(&node_block.mu);
+}
+
+static void block_end(void)
+{
+    int n = omp_rt.local;
+    if (n == 1 || omp_thr.level != 1) {
+        omp_profiled_end(cur.block);
+        return;
+    }
+    dsm_lock(&node_block.mu);
+    if (++node_block.ended == n) {
+        omp_profiled_end(node_block.hi - node_block.lo);
+        pthread_cond_broadcast(&node_block.cv);
+    }
+    dsm_unlock(&node_block.mu);
+}
+
+/* One block per node, sized by the profiled schedule and split among the
+ * node's threads; asking for the next block ends the timing of this one. */
 static bool profiled_next(uint64_t *lo, uint64_t *hi)
 {
     if (cur.dealt++ == 0) {
         struct omp_site_key k = { .start = cur.a.start, .incr = cur.a.incr, .n = cur.a.n };
-        omp_profiled_begin(&k, cur.a.where, lo, hi);
+        block_begin(&k, lo, hi);
         cur.timing = true;
         cur.block = *hi - *lo;
         if (*lo < *hi)
             return true;
     }
     if (cur.timing)
-        omp_profiled_end(cur.block);
+        block_end();
     cur.timing = false;
     *lo = *hi = cur.a.n;
     return false;
@@ -164,7 +220,7 @@ static bool profiled_next(uint64_t *lo, uint64_t *hi)
 bool omp_loop_next(uint64_t *lo, uint64_t *hi)
 {
     bool more;
-    if (cur.a.kind == OMP_SCHED_PROFILED && omp_rt_team_size() > 1) {
+    if (cur.a.kind == OMP_SCHED_PROFILED && omp_rt_team_size() > 1 && omp_rt.team_nodes > 1) {
         more = profiled_next(lo, hi);
     } else if (cur.a.kind == OMP_SCHED_STATIC || cur.a.kind == OMP_SCHED_PROFILED) {
         more = static_next(lo, hi);
@@ -176,7 +232,8 @@ bool omp_loop_next(uint64_t *lo, uint64_t *hi)
         more = *lo < *hi;
     } else {
         struct omp_ws_ask ask = { .region = omp_rt.region, .seq = cur.seq, .n = cur.a.n,
-                                  .chunk = cur.a.chunk, .kind = cur.a.kind, .nthreads = omp_rt_team_size() };
+                                  .chunk = cur.a.chunk, .kind = cur.a.kind, .nthreads = omp_rt_team_size(),
+                                  .nodes = omp_rt.team_nodes };
         if (cur.a.steal) {
             more = omp_steal_next(&ask, lo, hi);
         } else {
@@ -192,7 +249,7 @@ bool omp_loop_next(uint64_t *lo, uint64_t *hi)
 
 uintptr_t omp_loop_last_site(void)
 {
-    return omp_rt.ws_seq && cur.seq == omp_rt.ws_seq ? cur.a.where : 0;
+    return omp_thr.ws_seq && cur.seq == omp_thr.ws_seq ? cur.a.where : 0;
 }
 
 uint64_t omp_loop_current(void)

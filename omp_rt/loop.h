@@ -52,20 +52,22 @@ struct omp_ws_ask {
     uint64_t region, seq, n;
     long chunk;
     int kind, nthreads;
+    int nodes;                  /* the team's nodes */
 };
 void omp_ws_next(const struct omp_ws_ask *ask, uint64_t *lo, uint64_t *hi);
 void omp_ws_ordered_wait(uint64_t seq, uint64_t iter);
 void omp_ws_ordered_done(uint64_t seq, uint64_t next_iter);
 
-/* steal.c: nonmonotonic dynamic loops, each node taking chunks from its
- * own range and stealing from the others' when out. */
+/* steal.c: nonmonotonic dynamic loops, each node's threads taking chunks
+ * from the node's range and stealing from the other nodes' when out. */
 bool omp_steal_next(const struct omp_ws_ask *a, uint64_t *lo, uint64_t *hi);
 void omp_steal_reset(void);
 void omp_steal_register(void);
 
-/* profiled.c: the profiled schedule.  begin gives this node's block of a
- * new execution and starts its clock; end stops it (iters: the block's
- * size). */
+/* profiled.c: the profiled schedule, per node (loop.c splits a node's
+ * block among its threads).  begin gives this node's block of a new
+ * execution and starts its clock; end stops it (iters: the block's
+ * size); one thread of the node calls each. */
 void omp_profiled_init(void);
 void omp_profiled_begin(const struct omp_site_key *k, uintptr_t where, uint64_t *lo, uint64_t *hi);
 void omp_profiled_end(uint64_t iters);

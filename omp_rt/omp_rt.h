@@ -1,17 +1,22 @@
 /*
  * omp_rt.h: the OpenMP runtime's internal state (prefix omp_rt / omp_).
  *
- * One OpenMP thread per node: node 0 runs main() and is the master thread;
- * the other nodes wait in omp_rt_worker_loop() for parallel regions.  The
- * team of a region of k threads is nodes 0 .. k-1, thread number = node
- * number; the other nodes sit the region out (parallel.c).  Nested
- * parallel regions run with a team of one, as libgomp does when nesting is
- * off.
+ * A node runs one or more OpenMP threads (OMPDSM_THREADS_PER_NODE, the
+ * `threads` of struct omp_rt): node 0's first thread runs main() and is
+ * the master; the other nodes' first threads wait in omp_rt_worker_loop()
+ * for parallel regions, and a node's further threads wait in its pool
+ * (pool.c).  The team of a region of k threads is split over the nodes as
+ * evenly as possible and numbered node-major: node 0 holds threads
+ * 0 .. t0-1, node 1 the next ones, and so on, so that consecutive threads,
+ * and the static blocks they get, stay on one node; nodes without a thread
+ * sit the region out (parallel.c).  A node's first thread of the team (its
+ * leader) takes part in the DSM's barriers for the node.  Nested parallel
+ * regions run with a team of one, as libgomp does when nesting is off.
  *
  * Worksharing constructs are numbered in the order a thread meets them in
  * its region (every thread meets the same constructs in the same order, as
  * OpenMP requires); the number names the construct in messages to node 0,
- * which hands out dynamic chunks, sections and single ownership (ws.c).
+ * which hands out dynamic chunks, sections and ordered turns (ws.c).
  */
 #ifndef OMP_RT_H
 #define OMP_RT_H
@@ -51,19 +56,31 @@ struct omp_icv {
     long max_active_levels, thread_limit;
 };
 
+/* The node's part in the job and in the outermost region. */
 struct omp_rt {
     int node, nodes;
-    int level;                  /* nesting depth of parallel regions */
+    int threads;                /* OpenMP threads this node may run (OMPDSM_THREADS_PER_NODE) */
     int team;                   /* threads of the outermost region (level 1); 1 outside */
+    int team_nodes;             /* nodes with threads in it (0 .. team_nodes-1) */
+    int local;                  /* this node's threads in it */
+    int first;                  /* the thread number of the first of them */
     bool in_team;               /* in a region whose team other nodes run or sit out */
-    bool active;                /* inside a parallel region with > 1 thread */
-    uint64_t ws_seq;            /* worksharing constructs met in this region */
     uint64_t region;            /* parallel regions started so far */
     uintptr_t exe_base;         /* load address of the executable */
 };
 
+/* The calling thread's place in the team of its innermost region. */
+struct omp_thr {
+    int size, num;              /* the team's size, this thread's number */
+    int local;                  /* its index among its node's threads of the team (0: the leader) */
+    int level;                  /* nesting depth of parallel regions */
+    bool active;                /* inside a parallel region with > 1 thread */
+    uint64_t ws_seq;            /* worksharing constructs met in this region */
+};
+
 extern struct omp_icv omp_icv;
 extern struct omp_rt omp_rt;
+extern __thread struct omp_thr omp_thr;
 
 /* env.c */
 void omp_env_load(void);
@@ -105,6 +122,7 @@ int omp_rt_worker_loop(void);         /* nodes other than 0: returns the exit st
 void omp_rt_broadcast_exit(int status);
 int omp_rt_team_size(void);
 int omp_rt_thread_num(void);
+int omp_rt_max_threads(void);        /* the threads of all nodes */
 
 /* entry.c: the floor of the program's frames on node 0's shared stack.
  * An entry point that may release memory starts with OMP_RT_ENTRY; the
@@ -116,6 +134,20 @@ void omp_rt_leave(const void *const *outer);
         omp_rt_enter(__builtin_frame_address(0))
 void omp_rt_call_user(void (*fn)(void *), void *data);
 void omp_rt_call_user_copy(void (*fn)(void *, void *), void *dst, void *src);
+
+/* pool.c: the node's threads beyond its first.  omp_pool_run() has
+ * threads 1 .. n-1 of the node run member(local, arg) while the caller
+ * runs its own part of the region; each returns from member() only
+ * through the barrier that ends the region.  omp_pool_barrier() is the barrier among
+ * the node's threads of the team: every one arrives, the leader (local
+ * thread 0) runs leader_work(arg) once all have, then all leave.  It is
+ * the identity when the node runs one thread of the team.  omp_pool_value
+ * is a word the leader's work may leave for the others to read after it. */
+void omp_pool_run(int n, void (*member)(int local, void *arg), void *arg);
+void omp_pool_barrier(void (*leader_work)(void *arg), void *arg);
+extern void *omp_pool_value;
+/* Wakes the node's threads that wait in a node barrier: a task is queued. */
+void omp_pool_ring(void);
 
 /* barrier.c: the team barrier (a DSM barrier among the nodes). */
 void omp_rt_barrier(void);
@@ -137,6 +169,10 @@ void omp_heap_init(void);
  * node's tasks are all complete when it returns. */
 void omp_task_register(void);
 void omp_task_drain(void);
+/* For a thread waiting in a node barrier: runs one task queued at this
+ * node (true), if there is one; whether one is queued. */
+bool omp_task_help(void);
+bool omp_task_queued(void);
 
 /* flush.c: stops with a message if the CPU cannot save what a fence keeps live. */
 void omp_rt_flush_check_cpu(void);

@@ -15,16 +15,22 @@
  * (nesting is inactive, as libgomp does by default), as does one whose
  * if clause is false or that asks for one thread.
  *
- * A team of k threads, fewer than the nodes (num_threads(k),
- * omp_set_num_threads(k), OMP_NUM_THREADS=k), runs on nodes 0 .. k-1: its
+ * A team of k threads is split over the nodes as evenly as possible and
+ * numbered node-major (omp_rt.h).  On each node of the team, the node's
+ * first thread starts the region's other threads there (pool.c); a team
+ * barrier is a barrier among the node's threads whose last step, by the
+ * first thread, is the DSM barrier among the team's nodes.
+ *
+ * A team with fewer threads than the nodes (num_threads(k),
+ * omp_set_num_threads(k), OMP_NUM_THREADS=k) runs on nodes 0 .. k-1: its
  * barriers are among those nodes only (dsm_barrier_group).  The other
  * nodes learn the region from its starting barrier, like every node, and
  * sit it out: they serve pages, diffs, locks and atomics from their
  * progress threads and wait until node 0 wakes them, at the end of the
  * region (with the write notices they missed and the state that decides
  * home migrations), or for a home migration, which needs every node.  A
- * request for more threads than nodes gives the team of all nodes (one
- * thread per node), reported once.
+ * request for more threads than all nodes run gives the team of all of
+ * them, reported once.
  */
 #include "omp_rt.h"
 #include "gomp_abi.h"
@@ -56,53 +62,87 @@ struct region_cmd {
     struct omp_icv icv;                 /* node 0's, as omp_set_* left them */
 };
 
-/* The team of the innermost region this node runs. */
-static struct {
-    int size, num;
-} team = { 1, 0 };
+__thread struct omp_thr omp_thr = { .size = 1 };
 
 int omp_rt_team_size(void)
 {
-    return team.size;
+    return omp_thr.size;
 }
 
 int omp_rt_thread_num(void)
 {
-    return team.num;
+    return omp_thr.num;
 }
 
-void omp_rt_barrier(void)
+int omp_rt_max_threads(void)
 {
-    if (team.size == 1)
+    return omp_rt.nodes * omp_rt.threads;
+}
+
+/* The leader's part of a team barrier: the DSM barrier among the team's
+ * nodes. */
+static void among_nodes(void *arg)
+{
+    (void)arg;
+    if (omp_rt.team_nodes < 2)
         return;
-    omp_task_drain();
     uint64_t t0 = dsm_now_ns();
     dsm_barrier();
     prof_sync(PROF_BARRIER, t0, dsm_now_ns(), 0);
 }
 
-void omp_rt_end_barrier(uintptr_t loop)
+void omp_rt_barrier(void)
 {
-    if (team.size == 1)
+    if (omp_thr.size == 1)
         return;
     omp_task_drain();
+    omp_pool_barrier(among_nodes, NULL);
+}
+
+/* The leader's part of a region's or loop's end barrier; arg: the loop. */
+static void end_among_nodes(void *arg)
+{
+    if (omp_rt.team_nodes < 2)
+        return;
     uint64_t t0 = dsm_now_ns(), in = dsm_stats.pages_migrated_in;
-    bool migrated = mig_counted_barrier(loop);
+    bool migrated = mig_counted_barrier(*(const uintptr_t *)arg);
     prof_sync(migrated ? PROF_MIGRATION : PROF_BARRIER, t0, dsm_now_ns(), dsm_stats.pages_migrated_in - in);
 }
 
+void omp_rt_end_barrier(uintptr_t loop)
+{
+    if (omp_thr.size == 1)
+        return;
+    omp_task_drain();
+    omp_pool_barrier(end_among_nodes, &loop);
+}
+
+/* The split of a team of `size` threads over the nodes, as even as
+ * possible, numbered node-major: this node's count and first number. */
+static void split_team(int size)
+{
+    int per = size / omp_rt.nodes, extra = size % omp_rt.nodes;
+    omp_rt.team_nodes = per ? omp_rt.nodes : extra;
+    omp_rt.local = per + (omp_rt.node < extra);
+    omp_rt.first = omp_rt.node * per + (omp_rt.node < extra ? omp_rt.node : extra);
+}
+
+/* The node's part of starting a region, by its first thread. */
 static void enter_team(int size)
 {
-    omp_rt.level = 1;
-    omp_rt.active = size > 1;
-    omp_rt.ws_seq = 0;
     omp_rt.region++;
     omp_rt.team = size;
     omp_rt.in_team = true;
-    team.size = size;
-    team.num = omp_rt.node;
-    dsm_barrier_group(size);
+    split_team(size);
+    dsm_barrier_group(omp_rt.team_nodes);
     mig_team_starts();
+}
+
+/* The calling thread becomes the node's thread `local` of the team. */
+static void join_team(int local)
+{
+    omp_thr = (struct omp_thr){ .size = omp_rt.team, .num = omp_rt.first + local, .local = local, .level = 1,
+                                .active = omp_rt.team > 1 };
 }
 
 /* loop: the worksharing loop that ends the region, or 0.
@@ -112,19 +152,16 @@ static void leave_team(uintptr_t loop)
     omp_rt_end_barrier(loop);
     omp_ws_reset();
     omp_steal_reset();
-    if (omp_rt.node == 0 && team.size < omp_rt.nodes) {
+    if (omp_rt.node == 0 && omp_rt.team_nodes < omp_rt.nodes) {
         size_t len;
         void *state = mig_state_export(&len);
         dsm_barrier_wake_idle(WAKE_REGION_END, state, len);
         free(state);
     }
     dsm_barrier_group(omp_rt.nodes);
-    team.size = 1;
-    team.num = 0;
+    omp_thr = (struct omp_thr){ .size = 1 };
     omp_rt.team = 1;
     omp_rt.in_team = false;
-    omp_rt.level = 0;
-    omp_rt.active = false;
 }
 
 /* A node outside the team of a region: idle until node 0 wakes it at the
@@ -157,17 +194,42 @@ static void set_up_worksharing(const struct region_cmd *c)
         omp_sections_init(c->sections);
 }
 
+static uintptr_t ending_loop(const struct region_cmd *c)
+{
+    return c->loop.kind ? c->loop.where : omp_loop_last_site();
+}
+
+/* The part of a region that a node's thread other than the first runs. */
+static void member(int local, void *arg)
+{
+    const struct region_cmd *c = arg;
+    join_team(local);
+    set_up_worksharing(c);
+    omp_rt_call_user(c->fn, c->data);
+    omp_rt_end_barrier(ending_loop(c));
+    omp_thr = (struct omp_thr){ .size = 1 };
+}
+
+/* The node's first thread starts the region on its node, and the others. */
+static void start_team(const struct region_cmd *c)
+{
+    enter_team(c->team);
+    join_team(0);
+    omp_pool_run(omp_rt.local, member, (void *)c);
+    set_up_worksharing(c);
+}
+
 static void run_region(const struct region_cmd *c)
 {
     omp_icv = c->icv;
-    if (omp_rt.node >= c->team) {
+    split_team(c->team);
+    if (omp_rt.node >= omp_rt.team_nodes) {
         sit_out();
         return;
     }
-    enter_team(c->team);
-    set_up_worksharing(c);
+    start_team(c);
     omp_rt_call_user(c->fn, c->data);
-    leave_team(c->loop.kind ? c->loop.where : omp_loop_last_site());
+    leave_team(ending_loop(c));
 }
 
 int omp_rt_worker_loop(void)
@@ -199,34 +261,31 @@ void omp_rt_broadcast_exit(int status)
  * no communication; the active level is the enclosing one. */
 static void run_alone(const struct region_cmd *c)
 {
-    int size = team.size, num = team.num, level = omp_rt.level;
-    uint64_t seq = omp_rt.ws_seq;
-    team.size = 1;
-    team.num = 0;
-    omp_rt.level++;
+    struct omp_thr outer = omp_thr;
+    /* local stays: the thread's number at level 1 (omp_get_ancestor_thread_num) */
+    omp_thr = (struct omp_thr){ .size = 1, .local = outer.local, .level = outer.level + 1,
+                                .active = outer.active };
     set_up_worksharing(c);
     omp_rt_call_user(c->fn, c->data);
-    team.size = size;
-    team.num = num;
-    omp_rt.level = level;
-    omp_rt.ws_seq = seq;
+    omp_thr = outer;
 }
 
 /* The size of the team of a new region: num_threads is the clause's value
  * (1 for if(0) too), 0 without a clause, then the nthreads ICV
- * (omp_set_num_threads, OMP_NUM_THREADS) decides; at most one thread per
- * node and OMP_THREAD_LIMIT. */
+ * (omp_set_num_threads, OMP_NUM_THREADS) decides; at most the threads of
+ * all nodes (omp_rt_max_threads) and OMP_THREAD_LIMIT. */
 static int team_size_for(unsigned num_threads)
 {
-    long k = num_threads ? (long)num_threads : omp_icv.nthreads > 0 ? omp_icv.nthreads : omp_rt.nodes;
-    if (k > omp_rt.nodes) {
+    long all = omp_rt_max_threads();
+    long k = num_threads ? (long)num_threads : omp_icv.nthreads > 0 ? omp_icv.nthreads : all;
+    if (k > all) {
         static bool told;
         if (!told && omp_rt.node == 0)
             dsm_warn("a parallel region asks for %ld threads (num_threads, omp_set_num_threads or "
-                     "OMP_NUM_THREADS): ompdsm runs one OpenMP thread per node; the team has %d threads",
-                     k, omp_rt.nodes);
+                     "OMP_NUM_THREADS): %d nodes run %d OpenMP threads each (OMPDSM_THREADS_PER_NODE); "
+                     "the team has %ld threads", k, omp_rt.nodes, omp_rt.threads, all);
         told = true;
-        k = omp_rt.nodes;
+        k = all;
     }
     if (k > omp_icv.thread_limit)
         k = omp_icv.thread_limit;
@@ -235,7 +294,7 @@ static int team_size_for(unsigned num_threads)
 
 static void start_region(struct region_cmd *c, unsigned num_threads)
 {
-    int size = omp_rt.level > 0 ? 1 : team_size_for(num_threads);
+    int size = omp_thr.level > 0 ? 1 : team_size_for(num_threads);
     if (size == 1) {
         run_alone(c);
         return;
@@ -277,12 +336,14 @@ void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads
 void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
 {
     OMP_RT_ENTRY;
-    if (omp_rt.level > 0)
+    if (omp_thr.level > 0)
         dsm_fatal("nested GOMP_parallel_start is not supported");
-    struct region_cmd c = { .kind = CMD_REGION, .fn = fn, .data = data, .icv = omp_icv,
-                            .team = team_size_for(num_threads) };
+    /* The node's other threads read it until the region ends. */
+    static struct region_cmd c;
+    c = (struct region_cmd){ .kind = CMD_REGION, .fn = fn, .data = data, .icv = omp_icv,
+                             .team = team_size_for(num_threads) };
     free(dsm_barrier_bcast(&c, sizeof c, NULL));
-    enter_team(c.team);
+    start_team(&c);
 }
 
 void GOMP_parallel_end(void)
@@ -292,19 +353,25 @@ void GOMP_parallel_end(void)
 }
 
 /* Every node must run the same executable at the same address: function
- * pointers travel in region commands. */
+ * pointers travel in region commands; and the same number of threads,
+ * which the split of a team assumes. */
 static void check_same_image(void)
 {
-    uintptr_t mine[2] = { (uintptr_t)&GOMP_parallel, (uintptr_t)dsm.segs[0].base };
+    uintptr_t mine[3] = { (uintptr_t)&GOMP_parallel, (uintptr_t)dsm.segs[0].base, (uintptr_t)omp_rt.threads };
     if (omp_rt.nodes == 1)
         return;
     size_t lens[omp_rt.nodes];
     uintptr_t *all = boot_allgather(BOOT_TAG_SAME_IMAGE, mine, sizeof mine, lens);
-    for (int n = 0; n < omp_rt.nodes; n++)
-        if (all[2 * n] != mine[0] || all[2 * n + 1] != mine[1])
+    for (int n = 0; n < omp_rt.nodes; n++) {
+        if (all[3 * n] != mine[0] || all[3 * n + 1] != mine[1])
             dsm_fatal("node %d runs the program at another address than node %d: start every node with "
                       "the same binary and address space randomisation off (ompdsm-run does this)",
                       n, omp_rt.node);
+        if (all[3 * n + 2] != mine[2])
+            dsm_fatal("node %d runs %lu OpenMP threads, node %d %lu: every node must have the same "
+                      "OMPDSM_THREADS_PER_NODE", n, (unsigned long)all[3 * n + 2], omp_rt.node,
+                      (unsigned long)mine[2]);
+    }
     free(all);
 }
 

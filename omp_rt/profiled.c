@@ -301,7 +301,7 @@ static void clip(const struct site *s, const struct loop *l, const uint64_t *b, 
 
 void omp_profiled_begin(const struct omp_site_key *k, uintptr_t where, uint64_t *lo, uint64_t *hi)
 {
-    prof.team = (uint32_t)omp_rt_team_size();
+    prof.team = (uint32_t)omp_rt.team_nodes;
     struct table *t = &prof.tables[prof.team];
     prof.site = site_of(t, (int)prof.team, k);
     struct site *s = &t->v[prof.site];

@@ -20,11 +20,11 @@
  * steal it) and runs it once it has found no work anywhere, and takes no
  * chunk after it.
  *
- * A node takes a batch of chunks at a time, a share of what it has left
- * (as guided does within the node's range): one chunk at a time would cost
- * a lock per chunk for nothing, as no other thread of the node competes
- * for them, and the tail of the range still goes one chunk at a time, to
- * the node or to the one that steals it.
+ * A thread takes a batch of chunks at a time, a share of what its node
+ * has left (as guided does within the node's range): one chunk at a time
+ * would cost a lock per chunk for little, and the tail of the range still
+ * goes one chunk at a time, to the node's threads or to the node that
+ * steals it.  One thread of a node at a time asks the others for work.
  *
  * A construct is named by (region, seq), as in ws.c.  A request may reach
  * a node before it has started the loop: it then creates the range with
@@ -48,13 +48,15 @@ struct range {
     uint64_t lo, hi;
     bool held;                  /* the loop's last chunk, kept out of [lo, hi) */
     bool ended;                 /* this node has run it */
+    bool stealing;              /* one of the node's threads is asking the others */
     struct range *link;
 };
 
 static struct {
     pthread_mutex_t mu;
+    pthread_cond_t stolen;      /* a thread's asking ended */
     struct range *list;
-} st = { .mu = PTHREAD_MUTEX_INITIALIZER };
+} st = { .mu = PTHREAD_MUTEX_INITIALIZER, .stolen = PTHREAD_COND_INITIALIZER };
 
 struct steal_req {
     uint64_t cookie, region, seq, chunks;
@@ -116,17 +118,17 @@ static void on_stolen(int src, void *body, size_t len)
  * some: they become this node's range.  False when none has any left. */
 static bool steal(const struct omp_ws_ask *a, uint64_t chunks)
 {
-    for (int k = 1; k < a->nthreads; k++) {
-        int victim = (omp_rt.node + k) % a->nthreads;
+    for (int k = 1; k < a->nodes; k++) {
+        int victim = (omp_rt.node + k) % a->nodes;
         struct steal_wait sw;
         net_wait_init(&sw.w, 1);
         struct steal_req q = { .cookie = (uint64_t)(uintptr_t)&sw, .region = a->region, .seq = a->seq,
-                               .chunks = chunks, .team = a->nthreads };
+                               .chunks = chunks, .team = a->nodes };
         net_send(victim, OP_WS_STEAL, &q, sizeof q, NULL, 0);
         net_wait(&sw.w);
         if (sw.lo < sw.hi) {
             dsm_lock(&st.mu);
-            struct range *r = range_of(a->region, a->seq, chunks, a->nthreads);
+            struct range *r = range_of(a->region, a->seq, chunks, a->nodes);
             r->lo = sw.lo;
             r->hi = sw.hi;
             dsm_unlock(&st.mu);
@@ -145,26 +147,42 @@ static bool chunks_of(const struct omp_ws_ask *a, uint64_t first, uint64_t k, ui
     return true;
 }
 
+/* One thread of the node at a time asks the other nodes, and the others
+ * wait for what it brings: two ranges brought at once would not fit in
+ * the node's one range.  False once the asking found nothing. */
+static bool steal_for_node(const struct omp_ws_ask *a, uint64_t chunks, struct range *r)
+{
+    if (r->stealing) {
+        while (r->stealing)
+            pthread_cond_wait(&st.stolen, &st.mu);
+        return true;            /* look at the range again */
+    }
+    r->stealing = true;
+    dsm_unlock(&st.mu);
+    bool got = steal(a, chunks);
+    dsm_lock(&st.mu);
+    r->stealing = false;
+    pthread_cond_broadcast(&st.stolen);
+    return got;
+}
+
 bool omp_steal_next(const struct omp_ws_ask *a, uint64_t *lo, uint64_t *hi)
 {
     uint64_t c = (uint64_t)a->chunk, chunks = (a->n + c - 1) / c;
+    dsm_lock(&st.mu);
+    struct range *r;
     do {
-        dsm_lock(&st.mu);
-        struct range *r = range_of(a->region, a->seq, chunks, a->nthreads);
+        r = range_of(a->region, a->seq, chunks, a->nodes);
         uint64_t left = r->hi - r->lo, take = left / (2 * (uint64_t)a->nthreads);
         take = take ? take : left ? 1 : 0;
         uint64_t first = r->lo;
         r->lo += take;
-        bool ended = r->ended;
-        dsm_unlock(&st.mu);
-        if (take)
-            return chunks_of(a, first, take, lo, hi);
-        if (ended)
-            return false;
-    } while (steal(a, chunks));
+        if (take || r->ended) {
+            dsm_unlock(&st.mu);
+            return take && chunks_of(a, first, take, lo, hi);
+        }
+    } while (steal_for_node(a, chunks, r));
     /* Nothing left anywhere: the last chunk, if this node holds it. */
-    dsm_lock(&st.mu);
-    struct range *r = range_of(a->region, a->seq, chunks, a->nthreads);
     bool held = r->held;
     r->held = false;
     r->ended = true;

@@ -91,11 +91,17 @@ static struct {
     int victim;                   /* where the next steal starts */
 } tq = { .mu = PTHREAD_MUTEX_INITIALIZER };
 
-static struct ctx implicit_ctx;
-static struct ctx *cur = &implicit_ctx;
-static int final_depth;
+/* Per thread: its implicit task, the task it runs, and its final depth. */
+static __thread struct ctx implicit_ctx;
+static __thread struct ctx *cur;
+static __thread int final_depth;
+
+static struct ctx *current(void)
+{
+    return cur ? cur : &implicit_ctx;
+}
 /* The private stack of this thread, if it does not run on shared memory. */
-static uintptr_t stack_lo, stack_hi;
+static __thread uintptr_t stack_lo, stack_hi;
 
 int omp_in_final(void)
 {
@@ -179,6 +185,10 @@ static void enqueue_locked(struct task *t)
     tq.tail = t;
     tq.queued++;
     tq.unpublished += t->movable;
+    if (omp_rt.local > 1) {         /* the node's other threads may be waiting */
+        omp_pool_ring();
+        dsm_notice_news();
+    }
 }
 
 /* Queues the siblings that waited only for t (queue lock held). */
@@ -479,6 +489,19 @@ static void wait_children(struct ctx *c)
     omp_dep_clear(c);
 }
 
+bool omp_task_queued(void)
+{
+    return __atomic_load_n(&tq.queued, __ATOMIC_ACQUIRE) != 0;
+}
+
+bool omp_task_help(void)
+{
+    struct task *t = __atomic_load_n(&tq.queued, __ATOMIC_ACQUIRE) ? take(any, NULL) : NULL;
+    if (t)
+        run_local(t);
+    return t != NULL;
+}
+
 void omp_task_drain(void)
 {
     if (atomic_load(&tq.outstanding))
@@ -491,7 +514,7 @@ void omp_task_drain(void)
 
 static bool run_now(bool if_clause, unsigned flags)
 {
-    return !if_clause || (flags & TASK_FLAG_FINAL) || final_depth > 0 || !omp_rt.active ||
+    return !if_clause || (flags & TASK_FLAG_FINAL) || final_depth > 0 || !omp_thr.active ||
            omp_rt_team_size() == 1 || tq.queued >= TASKS_QUEUED_MAX;
 }
 
@@ -502,10 +525,10 @@ static struct task *new_task(void (*fn)(void *), void *buf, long size)
     struct task *t = xcalloc(1, sizeof *t);
     t->fn = fn;
     t->data = buf;
-    t->parent = cur;
-    t->group = cur->group;
+    t->parent = current();
+    t->group = current()->group;
     t->movable = movable(buf, size);
-    atomic_fetch_add(&cur->children, 1);
+    atomic_fetch_add(&current()->children, 1);
     if (t->group)
         atomic_fetch_add(&t->group->count, 1);
     atomic_fetch_add(&tq.outstanding, 1);
@@ -536,7 +559,7 @@ static void run_now_after_deps(void (*fn)(void *), void *buf, void **depend, boo
     omp_dep_add(t->parent, t, depend);
     dsm_unlock(&tq.mu);
     if (atomic_load(&t->npred))
-        wait_for(&t->npred, child_of, cur, false);
+        wait_for(&t->npred, child_of, current(), false);
     run_as_task(fn, buf, t->group, final);
     complete(t, false);
     free_task(t);
@@ -561,7 +584,7 @@ void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lo
         if (depend && omp_rt_team_size() > 1)
             run_now_after_deps(fn, buf, depend, final);
         else
-            run_as_task(fn, buf, cur->group, final);
+            run_as_task(fn, buf, current()->group, final);
         if (buf != data)
             omp_rt_free(buf);
         return;
@@ -573,7 +596,7 @@ void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lo
 void GOMP_taskwait(void)
 {
     OMP_RT_ENTRY;
-    wait_children(cur);
+    wait_children(current());
 }
 
 void GOMP_taskyield(void)
@@ -585,19 +608,19 @@ void GOMP_taskgroup_start(void)
 {
     OMP_RT_ENTRY;
     struct group *g = xcalloc(1, sizeof *g);
-    g->outer = cur->group;
-    cur->group = g;
+    g->outer = current()->group;
+    current()->group = g;
 }
 
 void GOMP_taskgroup_end(void)
 {
     OMP_RT_ENTRY;
-    struct group *g = cur->group;
+    struct group *g = current()->group;
     if (!g)
         dsm_fatal("internal: taskgroup end without a start");
     if (atomic_load(&g->count))
         wait_for(&g->count, in_group, g, false);
-    cur->group = g->outer;
+    current()->group = g->outer;
     free(g);
 }
 
@@ -625,7 +648,7 @@ static void taskloop_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, 
     void *buf = task_data(data, cpyfn, arg_size, arg_align, caller);
     memcpy(buf, bounds, 2 * sizeof(long));
     if (!(flags & TASK_FLAG_IF) || run_now(true, flags)) {
-        run_as_task(fn, buf, cur->group, (flags & TASK_FLAG_FINAL) != 0);
+        run_as_task(fn, buf, current()->group, (flags & TASK_FLAG_FINAL) != 0);
         omp_rt_free(buf);
     } else {
         defer(new_task(fn, buf, arg_size), NULL);

@@ -3,7 +3,8 @@
  *
  * A site is a call site of the runtime's loop entry points (or the body of
  * a combined parallel loop).  Each node sums, per site, its executions,
- * iterations and time, and keeps its last block; at exit node 0 gathers
+ * iterations and time (with several threads per node, each thread's
+ * execution counts), and keeps its last block; at exit node 0 gathers
  * the sums with a DSM barrier and prints one line per site and node when
  * OMPDSM_STATS is set.  The trace (trace.c) is written at the same point.
  */
@@ -26,10 +27,11 @@ struct site_sum {
 };
 
 static struct {
+    pthread_mutex_t mu;         /* the node's threads add to the sums */
     struct site_sum *v;
     size_t n;
     uintptr_t exe_base;
-} sites;
+} sites = { .mu = PTHREAD_MUTEX_INITIALIZER };
 
 static struct site_sum *site(uintptr_t where, const char *kind)
 {
@@ -50,12 +52,14 @@ static struct site_sum *site(uintptr_t where, const char *kind)
 void prof_loop(uintptr_t where, const char *kind, uint64_t t0, uint64_t t1, uint64_t first, uint64_t iters)
 {
     if (dsm_cfg.stats) {
+        dsm_lock(&sites.mu);
         struct site_sum *s = site(where, kind);
         s->calls++;
         s->iters += iters;
         s->ns += t1 - t0;
         s->last_first = first;
         s->last_iters = iters;
+        dsm_unlock(&sites.mu);
     }
     prof_trace_loop(where - sites.exe_base, kind, t0, t1, first, iters);
 }

@@ -32,11 +32,12 @@ struct event {
 };
 
 static struct {
+    pthread_mutex_t mu;         /* the node's threads add events */
     struct event *v;
     size_t n, cap;
     uint64_t origin;
     bool full;
-} tr;
+} tr = { .mu = PTHREAD_MUTEX_INITIALIZER };
 
 void prof_trace_init(void)
 {
@@ -47,17 +48,18 @@ static void add(struct event e)
 {
     if (!dsm_cfg.trace)
         return;
-    if (tr.n == MAX_EVENTS) {
-        if (!tr.full)
-            dsm_warn("OMPDSM_TRACE: more than %d events; the rest are not recorded", MAX_EVENTS);
-        tr.full = true;
-        return;
-    }
-    tr.v = xgrow(tr.v, &tr.cap, tr.n + 1, sizeof *tr.v);
     e.node = dsm.node;
     e.t0 -= e.t0 > tr.origin ? tr.origin : e.t0;
     e.t1 -= e.t1 > tr.origin ? tr.origin : e.t1;
-    tr.v[tr.n++] = e;
+    dsm_lock(&tr.mu);
+    if (tr.n < MAX_EVENTS) {
+        tr.v = xgrow(tr.v, &tr.cap, tr.n + 1, sizeof *tr.v);
+        tr.v[tr.n++] = e;
+    } else if (!tr.full) {
+        dsm_warn("OMPDSM_TRACE: more than %d events; the rest are not recorded", MAX_EVENTS);
+        tr.full = true;
+    }
+    dsm_unlock(&tr.mu);
 }
 
 void prof_trace_loop(uint64_t site, const char *kind, uint64_t t0, uint64_t t1, uint64_t first, uint64_t iters)

@@ -103,6 +103,7 @@ static struct {
     char **argv;
     bool bind_core;
     int ncpus, *cpus;           /* --bind-to core: the CPUs we may run on */
+    int threads;                /* --threads-per-node, 0 if not given */
     char token[BOOT_TOKEN_LEN + 1];
     char boot_env[INET6_ADDRSTRLEN + 16];
     int listen_fd, sig_pipe[2];
@@ -203,14 +204,20 @@ static const char help_text[] =
 "    --boot-timeout SEC\n"
 "        Stop the job if some node has not joined within SEC seconds\n"
 "        (default: OMPDSM_BOOT_TIMEOUT, or 30).\n"
+"    --threads-per-node T\n"
+"        Run T OpenMP threads on each node, 1 to 1024: a team has up to\n"
+"        N x T threads (sets OMPDSM_THREADS_PER_NODE for every node; 1\n"
+"        unless this option or the variable says otherwise).\n"
 "    --bind-to core|none\n"
-"        core: bind node i to one CPU, the (i mod n)-th of the n CPUs\n"
+"        core: bind node i to T CPUs (T threads per node, 1 by default),\n"
+"        the (i*T mod n)-th to the (i*T+T-1 mod n)-th of the n CPUs\n"
 "        ompdsm-run may run on (all online CPUs unless it was started\n"
 "        under taskset or in a restricted cpuset), so node 0 runs on the\n"
-"        first such CPU, node 1 on the second, and so on, wrapping around\n"
-"        when there are more nodes than CPUs.  The binding is made before\n"
-"        the node's program (or --exec-prefix command) starts and covers\n"
-"        every thread of the node.  none (the default): no binding.\n"
+"        first such CPUs, node 1 on the next, and so on, wrapping around\n"
+"        when there are more threads than CPUs.  The binding is made\n"
+"        before the node's program (or --exec-prefix command) starts and\n"
+"        covers every thread of the node.  none (the default): no\n"
+"        binding.\n"
 "    --exec-prefix 'CMD [ARG...]'\n"
 "        Start each node as CMD ARG... PROGRAM ARGS... instead of PROGRAM\n"
 "        ARGS...  The string is split into words at blanks (no quoting);\n"
@@ -259,13 +266,13 @@ static const char help_text[] =
 "    UCX_TLS=tcp UCX_NET_DEVICES=eth0 ompdsm-run -np 2 --bind 10.1.0.254 \\\n"
 "        --exec-prefix 'ip netns exec ns%r' ./prog\n";
 
-static int parse_count(const char *s)
+static int parse_count(const char *what, const char *s, int max)
 {
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < 1 || v > BOOT_MAX_NODES)
-        usage_error("invalid number of nodes '%s' (must be 1 to %d)", s, BOOT_MAX_NODES);
+    if (errno || end == s || *end || v < 1 || v > max)
+        usage_error("invalid number of %s '%s' (must be 1 to %d)", what, s, max);
     return (int)v;
 }
 
@@ -316,7 +323,9 @@ static void parse_args(int argc, char **argv)
         } else if ((v = opt_value(argc, argv, &i, "-np")) ||
                    (v = opt_value(argc, argv, &i, "-n")) ||
                    (v = opt_value(argc, argv, &i, "--np"))) {
-            job.np = parse_count(v);
+            job.np = parse_count("nodes", v, BOOT_MAX_NODES);
+        } else if ((v = opt_value(argc, argv, &i, "--threads-per-node"))) {
+            job.threads = parse_count("threads per node", v, 1024);
         } else if ((v = opt_value(argc, argv, &i, "--bind"))) {
             job.bind_addr = v;
         } else if ((v = opt_value(argc, argv, &i, "--timeout"))) {
@@ -337,6 +346,11 @@ static void parse_args(int argc, char **argv)
         usage_error("missing the number of nodes (-np N)");
     if (i >= argc)
         usage_error("missing the program to run");
+    if (job.threads) {
+        char t[16];
+        snprintf(t, sizeof t, "%d", job.threads);
+        setenv("OMPDSM_THREADS_PER_NODE", t, 1);
+    }
     if (job.timeout_arg)
         job.timeout = parse_seconds("timeout", job.timeout_arg);
     job.boot_timeout = job.boot_timeout_arg && *job.boot_timeout_arg
@@ -578,17 +592,19 @@ static void read_cpus(void)
             job.cpus[job.ncpus++] = c;
 }
 
-/* In the child: binds node `rank` to its CPU; every thread the program
- * starts later inherits the binding. */
+/* In the child: binds node `rank` to its CPUs, one per OpenMP thread;
+ * every thread the program starts later inherits the binding. */
 static void bind_node(int rank)
 {
     cpu_set_t set;
-    int cpu = job.cpus[rank % job.ncpus];
+    const char *t = getenv("OMPDSM_THREADS_PER_NODE");
+    int threads = t && atoi(t) > 0 ? atoi(t) : 1, first = job.cpus[rank * threads % job.ncpus];
     CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
+    for (int k = 0; k < threads; k++)
+        CPU_SET(job.cpus[(rank * threads + k) % job.ncpus], &set);
     if (sched_setaffinity(0, sizeof set, &set) < 0) {
-        fprintf(stderr, "ompdsm-run: node %d: cannot bind to CPU %d: %s\n",
-                rank, cpu, strerror(errno));
+        fprintf(stderr, "ompdsm-run: node %d: cannot bind to CPU %d and the next %d: %s\n",
+                rank, first, threads - 1, strerror(errno));
         _exit(1);
     }
 }

@@ -116,3 +116,25 @@ echo "elements, each thread writing pages of its own (par-for: a region start an
 echo "and 4 threads, nodes or ranks; MPI_Barrier on as many Open MPI ranks, shared memory."
 echo "Each bound to a CPU, as mpirun binds its ranks (ompdsm-run --bind-to core, OMP_PROC_BIND);"
 echo "the tcp rows run without the host segment (OMPDSM_HOST_SEGMENT=off), as across hosts."
+
+# Fault throughput of a node's threads (fault_threads.c): the last of 2
+# nodes writes pages homed at node 0, each write a write miss (fetch and
+# twin), with 1 and 2 OpenMP threads per node.
+"$BUILD/tools/ompdsm-cc" -O2 "$SRC/fault_threads.c" -o "$tmp/fault_threads.dsm"
+echo
+printf '| %-24s | %14s | %14s | %8s |\n' "write misses per second" "1 thread" "2 threads" "ratio"
+printf '|%s|\n' "--------------------------|----------------|----------------|----------"
+for tls in shm tcp; do
+    rate() {
+        # shellcheck disable=SC2046
+        env $(ucx_env $tls) OMPDSM_MIGRATE=off OMPDSM_READAHEAD=0 "$RUN" -np 2 --threads-per-node "$1" \
+            "$tmp/fault_threads.dsm" | field faults_per_s
+    }
+    one=$(rate 1)
+    two=$(rate 2)
+    printf '| %-24s | %14s | %14s | %8s |\n' "ompdsm 2 nodes, $tls" "$one" "$two" \
+        "$(awk -v a="$one" -v b="$two" 'BEGIN { printf "%.2f", b / a }')"
+done
+echo
+echo "Write misses per second taken by the threads of one node (disjoint blocks of pages homed"
+echo "at the other node, no read-ahead, no migration), with 1 and 2 OpenMP threads per node."

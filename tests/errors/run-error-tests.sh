@@ -190,6 +190,9 @@ bad_env OMPDSM_NODE_TIMEOUT=-3       "OMPDSM_NODE_TIMEOUT.*-3"
 bad_env OMPDSM_NODE_TIMEOUT=10s      "OMPDSM_NODE_TIMEOUT.*10s"
 bad_env OMPDSM_READAHEAD=many        "OMPDSM_READAHEAD.*many"
 bad_env OMPDSM_READAHEAD=5000        "OMPDSM_READAHEAD.*5000"
+bad_env OMPDSM_THREADS_PER_NODE=0     "OMPDSM_THREADS_PER_NODE='0'"
+bad_env OMPDSM_THREADS_PER_NODE=lots  "OMPDSM_THREADS_PER_NODE='lots'"
+bad_env OMPDSM_THREADS_PER_NODE=2000  "OMPDSM_THREADS_PER_NODE='2000'"
 bad_env OMPDSM_BOOT_TIMEOUT=soon       "boot.timeout.*soon"
 bad_env OMPDSM_BOOT_TIMEOUT=-5         "boot.timeout.*-5"
 bad_env OMP_NUM_THREADS=zero           "OMP_NUM_THREADS.*zero"
@@ -260,6 +263,7 @@ done
 check "ompdsm-run with a non-existent program" "$tmp/no-such-program" \
     "cannot execute.*no-such-program" "$RUN" -np 2 "$tmp/no-such-program"
 check "ompdsm-run -np 0" "$P" "number of nodes.*'0'" "$RUN" -np 0 "$P"
+check "ompdsm-run --threads-per-node 0" "$P" "threads per node.*'0'" "$RUN" -np 2 --threads-per-node 0 "$P"
 check "ompdsm-run -np without its value" "$P" "'-np' needs a value" "$RUN" -np
 check "ompdsm-run -np followed by the program, no value" "$P" \
     "(number of nodes|-np).*omp_small" "$RUN" -np "$P"

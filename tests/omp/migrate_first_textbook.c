@@ -7,7 +7,8 @@
  * bounds known at run time only, which GCC runs as a region whose body
  * starts the loop, and the loops' bounds differ by one.  Afterwards,
  * every page of b inside a thread's block must be homed at that thread's
- * node, not only a's (the first loop's).  The check runs on ompdsm only
+ * node, not only a's (the first loop's); with several threads per node
+ * too, whose blocks lie side by side on their node.  The check runs on ompdsm only
  * (ompdsm_home_of is a weak reference, absent under libgomp); the output is
  * the same either way.
  */
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 
 extern int ompdsm_home_of(const void *addr) __attribute__((weak));
+extern int ompdsm_node(void) __attribute__((weak));
 
 enum { PAGE_DOUBLES = 512 };
 static volatile int size = 1 << 20;
@@ -44,7 +46,7 @@ int main(void)
             long lo = n / nt * t + (t < n % nt ? t : n % nt), len = n / nt + (t < n % nt);
             for (long i = (lo + PAGE_DOUBLES - 1) / PAGE_DOUBLES * PAGE_DOUBLES; i + PAGE_DOUBLES <= lo + len;
                  i += PAGE_DOUBLES)
-                misplaced += ompdsm_home_of(&b[i]) != t;
+                misplaced += ompdsm_home_of(&b[i]) != ompdsm_node();
         }
     }
     double sum = 0;

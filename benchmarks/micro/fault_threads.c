@@ -1,0 +1,59 @@
+/*
+ * fault_threads: the fault throughput of a node's threads.  Node 0 is home
+ * of an array (the master writes it before the first region); in each
+ * round the threads of the last node write one word of each page, each
+ * thread a block of pages of its own, then node 0 writes every page
+ * again, which drops the other node's copies at the next barrier.  Every
+ * write of the last node is a write miss: a fetch from node 0 and a twin.
+ * Prints the last node's faults per second over the rounds (the time from
+ * the first of its threads' start to the last one's end, per round).  Run
+ * with OMPDSM_MIGRATE=off (else the pages move to their writer) and
+ * OMPDSM_READAHEAD=0 (else a fault fetches the pages after it too).  Under
+ * libgomp (no nodes) it measures the same loop on plain memory.
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+extern int ompdsm_node(void) __attribute__((weak));
+extern int ompdsm_nodes(void) __attribute__((weak));
+
+enum { PAGE = 4096, PAGES = 4096, ROUNDS = 10 };
+
+int main(void)
+{
+    char *a = malloc((size_t)PAGES * PAGE);
+    if (!a)
+        return 1;
+    for (long i = 0; i < (long)PAGES * PAGE; i += 64)
+        a[i] = 1;
+    int last = ompdsm_nodes ? ompdsm_nodes() - 1 : 0;
+    double faulting = 0;
+    int per_node = 0;
+    for (int r = 0; r < ROUNDS; r++) {
+        double start = 1e300, end = 0;
+#pragma omp parallel reduction(min : start) reduction(max : end)
+        {
+            int node = ompdsm_node ? ompdsm_node() : 0;
+            int t = omp_get_thread_num(), n = omp_get_num_threads(), nodes = last + 1;
+            int mine = n / nodes, first = last * mine;   /* the last node's threads (an even split) */
+            if (node == last) {
+                int k = t - first;
+                per_node = mine;
+                start = omp_get_wtime();
+                for (long p = (long)PAGES * k / mine; p < (long)PAGES * (k + 1) / mine; p++)
+                    a[p * PAGE + r] = (char)r;
+                end = omp_get_wtime();
+            }
+#pragma omp barrier
+            if (node == 0 && t == 0 && last > 0)
+                for (long p = 0; p < PAGES; p++)
+                    a[p * PAGE + 1] = (char)r;
+        }
+        faulting += end - start;
+    }
+    printf("fault_threads threads_per_node %d pages %d faults_per_s %.0f\n", per_node, PAGES,
+           (double)PAGES * ROUNDS / faulting);
+    free(a);
+    return 0;
+}

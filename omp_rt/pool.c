@@ -1,0 +1,161 @@
+/*
+ * pool.c: the threads of a node beyond its first, and the barrier among
+ * the node's threads of a team.
+ *
+ * A node runs up to omp_rt.threads OpenMP threads.  Its first thread is
+ * the one that runs main() (node 0) or waits for regions (the others);
+ * the others are made the first time a region needs them and then sleep
+ * on a futex between regions.  omp_pool_run() hands them the region: each
+ * runs member(local, arg), which returns only after the barrier that ends
+ * the region, and goes back to sleep; the first thread runs its own part.
+ *
+ * The node barrier.  The node's threads of the team arrive; the leader
+ * (local thread 0) waits until all others have, runs the leader's work
+ * (the DSM barrier among the nodes, the region's end, a broadcast) and
+ * then lets them go.  A waiting thread spins a little (a barrier between
+ * threads of one node that all arrive together costs well under a
+ * microsecond), then sleeps on a futex: nodes may share cores, and a
+ * thread that spins while the leader waits for the network would take the
+ * CPU from it.  A barrier is a task scheduling point: a waiting thread runs
+ * the tasks its node's threads queue meanwhile (a single region's thread
+ * that makes tasks while the others already wait), and a queued task rings
+ * the waiters' bell (omp_pool_ring).
+ */
+#include "omp_rt.h"
+
+#include "../dsm/dsm.h"
+#include "../util/futex.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+
+/* Polls of a changing word before sleeping on it: a few microseconds. */
+enum { SPIN = 2000 };
+
+static struct {
+    int made;                       /* threads 1 .. made exist */
+    _Atomic uint32_t runs;          /* omp_pool_run() calls so far */
+    void (*member)(int local, void *arg);
+    void *arg;
+    int n;
+    _Atomic uint32_t arrived;       /* threads other than the leader, at the barrier */
+    _Atomic uint32_t passed;        /* node barriers completed */
+    _Atomic uint32_t bell;          /* rung when a barrier completes or a task is queued */
+    _Atomic uint32_t sleepers;      /* threads asleep on the bell */
+} pool;
+
+void *omp_pool_value;
+
+/* Returns once *w differs from v. */
+static void wait_change(_Atomic uint32_t *w, uint32_t v)
+{
+    for (int i = 0; i < SPIN; i++) {
+        if (atomic_load_explicit(w, memory_order_acquire) != v)
+            return;
+        __builtin_ia32_pause();
+    }
+    while (atomic_load_explicit(w, memory_order_acquire) == v)
+        futex_wait(w, v);
+}
+
+static void *pool_main(void *arg)
+{
+    int local = (int)(intptr_t)arg;
+    dsm_fault_thread_init();
+    uint32_t seen = 0;
+    for (;;) {
+        wait_change(&pool.runs, seen);
+        seen = atomic_load_explicit(&pool.runs, memory_order_acquire);
+        if (local < pool.n)
+            pool.member(local, pool.arg);
+    }
+    return NULL;
+}
+
+/* Threads made here block the signals the program's first thread takes
+ * (a program's SIGINT handler runs there, as with libgomp's threads it
+ * could run anywhere); the DSM's SIGSEGV stays open. */
+static void make_threads(int n)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    sigdelset(&all, SIGSEGV);
+    sigdelset(&all, SIGBUS);
+    sigdelset(&all, SIGFPE);
+    sigdelset(&all, SIGILL);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    for (; pool.made < n - 1; pool.made++) {
+        pthread_t t;
+        int err = pthread_create(&t, NULL, pool_main, (void *)(intptr_t)(pool.made + 1));
+        if (err)
+            dsm_fatal("cannot start OpenMP thread %d of node %d: %s", pool.made + 1, omp_rt.node, strerror(err));
+        pthread_detach(t);
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+void omp_pool_run(int n, void (*member)(int local, void *arg), void *arg)
+{
+    if (n < 2)
+        return;
+    make_threads(n);
+    pool.member = member;
+    pool.arg = arg;
+    pool.n = n;
+    atomic_fetch_add_explicit(&pool.runs, 1, memory_order_release);
+    futex_wake(&pool.runs, INT_MAX);
+}
+
+void omp_pool_ring(void)
+{
+    atomic_fetch_add(&pool.bell, 1);
+    if (atomic_load(&pool.sleepers))
+        futex_wake(&pool.bell, INT_MAX);
+}
+
+/* Until *w differs from v, running the node's queued tasks meanwhile. */
+static void wait_helping(_Atomic uint32_t *w, uint32_t v)
+{
+    for (;;) {
+        for (int i = 0; i < SPIN && atomic_load_explicit(w, memory_order_acquire) == v; i++)
+            __builtin_ia32_pause();
+        if (atomic_load_explicit(w, memory_order_acquire) != v)
+            return;
+        if (omp_task_help())
+            continue;
+        uint32_t bell = atomic_load(&pool.bell);
+        atomic_fetch_add(&pool.sleepers, 1);
+        if (atomic_load(w) == v && !omp_task_queued())
+            futex_wait(&pool.bell, bell);
+        atomic_fetch_sub(&pool.sleepers, 1);
+    }
+}
+
+void omp_pool_barrier(void (*leader_work)(void *arg), void *arg)
+{
+    uint32_t others = (uint32_t)omp_rt.local - 1;
+    if (omp_thr.level != 1 || others == 0) {
+        if (leader_work)
+            leader_work(arg);
+        return;
+    }
+    uint32_t passed = atomic_load_explicit(&pool.passed, memory_order_acquire);
+    if (omp_thr.local != 0) {
+        if (atomic_fetch_add(&pool.arrived, 1) + 1 == others)
+            omp_pool_ring();
+        wait_helping(&pool.passed, passed);
+        return;
+    }
+    uint32_t a;
+    while ((a = atomic_load_explicit(&pool.arrived, memory_order_acquire)) != others)
+        wait_helping(&pool.arrived, a);
+    atomic_store(&pool.arrived, 0);
+    if (leader_work)
+        leader_work(arg);
+    atomic_fetch_add_explicit(&pool.passed, 1, memory_order_release);
+    omp_pool_ring();
+}
