@@ -71,6 +71,7 @@ static struct {
     _Atomic bool stop;
     _Atomic int polling;        /* threads progressing the worker in net_wait */
     _Atomic uint64_t poll_end;  /* when the last of them stopped, having its reply */
+    _Atomic int wanted;         /* application threads waiting for the transport lock */
     pthread_mutex_t lock;
     net_handler_t handlers[NET_MAX_OPS];
     struct region regions[NET_MAX_REGIONS];
@@ -83,11 +84,17 @@ static struct {
 static struct net_config net_cfg;
 
 static __thread int lock_depth;
+static __thread bool in_progress_thread;
 
 static void net_lock(void)
 {
-    if (lock_depth++ == 0)
+    if (lock_depth++ == 0 && pthread_mutex_trylock(&net.lock) != 0) {
+        if (!in_progress_thread)
+            atomic_fetch_add(&net.wanted, 1);
         pthread_mutex_lock(&net.lock);
+        if (!in_progress_thread)
+            atomic_fetch_sub(&net.wanted, 1);
+    }
 }
 
 static void net_unlock(void)
@@ -430,15 +437,22 @@ void net_rma_get(struct net_wait *w, int dst, int id, uint64_t offset, void *buf
            "reading memory", dst);
 }
 
-/* Waits for the transfers as for a reply: polls the worker for a moment
- * (a transfer between processes usually completes within microseconds),
- * then sleeps while the progress thread finishes them.  The transport lock
- * is not held meanwhile: another thread of the node that faults polls too,
- * and whichever polls completes both transfers. */
+/* Progresses the worker ourselves, with the transport lock held, for a
+ * moment (a transfer between processes usually completes within
+ * microseconds), then, if something is still under way, sleeps while the
+ * progress thread finishes it.  Another application thread of the node
+ * that wants the lock (it faults too) ends the moment: both then wait as
+ * for a reply, and whichever polls completes both transfers. */
 void net_rma_end(struct net_wait *w)
 {
+    uint64_t deadline = dsm_now_ns() + (uint64_t)net_cfg.spin_us * 1000u;
+    while (atomic_load(&w->pending) != 0 && dsm_now_ns() < deadline && !atomic_load(&net.wanted))
+        ucp_worker_progress(net.worker);
     net_unlock();
-    net_wait(w);
+    if (atomic_load(&w->pending) != 0) {
+        kick_progress_thread();
+        net_wait(w);
+    }
 }
 
 static void release_regions(void)
@@ -537,6 +551,7 @@ static bool sleep_for(uint64_t ns)
  * worker itself before it sleeps. */
 static void *progress_main(void *arg)
 {
+    in_progress_thread = true;
     run_promptly();
     sem_post(arg);      /* set up: net_start() may return */
     sigset_t all;
