@@ -132,6 +132,11 @@ OPTIONS
         that wakes from a barrier, so it loses much less than half.  With
         more nodes than CPUs, every node that shares that CPU is slowed
         too (share and hog).
+    --threads-per-node T
+        Every ompdsm node runs T OpenMP threads (ompdsm-run
+        --threads-per-node; default 1).  Where the tables say n, ompdsm
+        runs n nodes of T threads, libgomp n x T threads and MPI n x T
+        ranks; the setup line says so.
     --bind-to core|none
         core: bind ompdsm node i, MPI rank i and libgomp thread i to the
         (i mod n)-th of the n CPUs the harness may run on (ompdsm-run
@@ -219,7 +224,7 @@ die() {
 
 BUILD=build
 o_bench="" o_sizes="" o_nodes="" o_reps="" o_iter="" o_migrate="" o_bind=""
-PROFILED=0 SAVED=0 QUICK=0 SUITE=0 SLOW="" SLOW_BY=share NETNS=0 HOMES=cyclic TIMEOUT=600 CSV="" PLOT=""
+PROFILED=0 SAVED=0 QUICK=0 SUITE=0 SLOW="" SLOW_BY=share NETNS=0 HOMES=cyclic TIMEOUT=600 CSV="" PLOT="" TPN=1
 while [ $# -gt 0 ]; do
     case $1 in
     -h | --help) usage; exit 0 ;;
@@ -229,7 +234,7 @@ while [ $# -gt 0 ]; do
     --suite) SUITE=1 ;;
     --netns) NETNS=1 ;;
     --bench | --sizes | --nodes | --reps | --iter | --migrate | --home | --slow | --slow-by | \
-        --bind-to | --timeout | --csv | --plot)
+        --bind-to | --timeout | --csv | --plot | --threads-per-node)
         [ $# -ge 2 ] || die "option $1 needs a value"
         case $1 in
         --bench) o_bench=$2 ;;
@@ -245,6 +250,7 @@ while [ $# -gt 0 ]; do
         --timeout) TIMEOUT=$2 ;;
         --csv) CSV=$2 ;;
         --plot) PLOT=$2 ;;
+        --threads-per-node) TPN=$2 ;;
         esac
         shift ;;
     -*) die "unknown option '$1' (see --help)" ;;
@@ -340,6 +346,7 @@ for n in $NODES; do is_count "$n" 1 || die "bad node count '$n'"; done
 is_count "$REPS" 1 || die "bad --reps '$REPS'"
 [ -z "$ITER" ] || is_count "$ITER" 1 || die "bad --iter '$ITER'"
 is_count "$TIMEOUT" 1 || die "bad --timeout '$TIMEOUT'"
+is_count "$TPN" 1 || die "bad --threads-per-node '$TPN'"
 for m in $MIGRATE; do
     case $m in auto | off | first | every | every:[0-9]*) ;; *) die "bad --migrate value '$m'" ;; esac
 done
@@ -500,6 +507,10 @@ if [ $NETNS -eq 1 ]; then
     done
     MODE="one network namespace per node/rank, veth + bridge, tbf 1 Gbit/s each way, NO added latency (tc netem is not in this kernel); ompdsm over UCX tcp, MPI over its tcp BTL"
 fi
+TPN_NOTE=""
+[ "$TPN" -eq 1 ] || TPN_NOTE=" x $TPN threads"
+[ "$TPN" -eq 1 ] ||
+    MODE="$MODE; each ompdsm node runs $TPN OpenMP threads: where the tables say n, libgomp runs n x $TPN threads and MPI n x $TPN ranks"
 
 # PREFIX: what starts node/rank i (%r for ompdsm-run, $OMPI_COMM_WORLD_RANK
 # for mpirun), before ip netns exec if any.
@@ -544,11 +555,12 @@ omp_places() {
 # with $ARGS (the iteration count, or nothing), its output on stdout.
 # shellcheck disable=SC2086
 run_gomp() {
+    t=$(($2 * TPN))
     if [ "$BIND" = core ]; then
-        OMP_PLACES=$(omp_places "$2") OMP_PROC_BIND=close OMP_NUM_THREADS=$2 OMP_SCHEDULE=static \
+        OMP_PLACES=$(omp_places "$t") OMP_PROC_BIND=close OMP_NUM_THREADS=$t OMP_SCHEDULE=static \
             timeout --foreground "$TIMEOUT" "$1" $ARGS
     else
-        OMP_NUM_THREADS=$2 OMP_SCHEDULE=static timeout --foreground "$TIMEOUT" "$1" $ARGS
+        OMP_NUM_THREADS=$t OMP_SCHEDULE=static timeout --foreground "$TIMEOUT" "$1" $ARGS
     fi
 }
 
@@ -557,7 +569,7 @@ run_mpi() {
     # overload-allowed: more ranks than cores is what --oversubscribe asks for.
     exe=$1 bind=$BIND
     [ "$BIND" = none ] || bind=core:overload-allowed
-    set -- mpirun --allow-run-as-root --oversubscribe --timeout "$TIMEOUT" --bind-to "$bind" -np "$2"
+    set -- mpirun --allow-run-as-root --oversubscribe --timeout "$TIMEOUT" --bind-to "$bind" -np $(($2 * TPN))
     # The node prefix with the rank of the process.
     pre=$(echo "$PREFIX" | sed 's/%r/$OMPI_COMM_WORLD_RANK/g')
     if [ $NETNS -eq 1 ]; then
@@ -589,7 +601,7 @@ run_dsm() {
         cp "$learned" "$learned.saved" 2>/dev/null || rm -f "$learned.saved"
         sched=profiled dsm_env="$dsm_env OMPDSM_PROFILE=$learned.saved" ;;
     esac
-    set -- "$BUILD/ompdsm-run" -np "$2" --timeout "$TIMEOUT" --bind-to "$BIND"
+    set -- "$BUILD/ompdsm-run" -np "$2" --threads-per-node "$TPN" --timeout "$TIMEOUT" --bind-to "$BIND"
     if [ $NETNS -eq 1 ]; then
         # UCX must start inside the namespace: setns in the process is not enough.
         env $dsm_env OMP_SCHEDULE=$sched UCX_TLS=tcp UCX_NET_DEVICES=eth0 \
@@ -649,15 +661,15 @@ for b in $BENCHES; do
             while read -r impl n cfg; do
                 k=$((k + 1))
                 case $impl in
-                libgomp) what="libgomp, $n thread$(plural "$n")" ;;
-                mpi) what="MPI, $n rank$(plural "$n")" ;;
+                libgomp) what="libgomp, $((n * TPN)) thread$(plural $((n * TPN)))" ;;
+                mpi) what="MPI, $((n * TPN)) rank$(plural $((n * TPN)))" ;;
                 ompdsm)
                     h=${cfg#*/} m=${cfg##*/}
                     h=${h%/*}
                     if [ "$h" = default ]; then
-                        what="ompdsm ${cfg%%/*} defaults, $n node$(plural "$n")"
+                        what="ompdsm ${cfg%%/*} defaults, $n node$(plural "$n")$TPN_NOTE"
                     else
-                        what="ompdsm ${cfg%%/*} home=$h migrate=$m, $n node$(plural "$n")"
+                        what="ompdsm ${cfg%%/*} home=$h migrate=$m, $n node$(plural "$n")$TPN_NOTE"
                     fi ;;
                 esac
                 what="$b $s: $what, rep $rep/$REPS"

@@ -5,10 +5,14 @@
  * is a stretch of words that differ, each with a mask of its bytes that
  * differ, found with word arithmetic rather than byte by byte.  Applying a
  * run blends each word with its mask, so a byte that did not change is
- * never written.
+ * never written: the blend is a compare-and-swap of the word, because the
+ * home's own threads may write the other bytes of that word at the same
+ * moment (writers of disjoint bytes of a page, in one interval), and a
+ * plain read-modify-write would put back the value they just replaced.
  */
 #include "diff.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 static uint64_t load64(const unsigned char *p)
@@ -16,11 +20,6 @@ static uint64_t load64(const unsigned char *p)
     uint64_t v;
     memcpy(&v, p, sizeof v);
     return v;
-}
-
-static void store64(unsigned char *p, uint64_t v)
-{
-    memcpy(p, &v, sizeof v);
 }
 
 /* Bit k of the result is set when byte k of x is not zero. */
@@ -106,8 +105,12 @@ long dsm_diff_apply(void *dst, size_t size, const void *diff, size_t len)
             written += (long)(8 * n);
         } else {
             for (size_t i = 0; i < n; i++) {
-                uint64_t m = byte_mask(masks[i]), old = load64(page + 8 * (first + i));
-                store64(page + 8 * (first + i), (old & ~m) | (load64(data + 8 * i) & m));
+                uint64_t m = byte_mask(masks[i]), v = load64(data + 8 * i) & m;
+                uint64_t *word = (uint64_t *)(void *)(page + 8 * (first + i));
+                uint64_t old = __atomic_load_n(word, __ATOMIC_RELAXED);
+                while (!__atomic_compare_exchange_n(word, &old, (old & ~m) | v, true, __ATOMIC_RELAXED,
+                                                    __ATOMIC_RELAXED))
+                    ;
                 written += nibble_bits[masks[i] & 15] + nibble_bits[masks[i] >> 4];
             }
         }

@@ -124,6 +124,7 @@ for tls in $TLS; do
         dsm_job false_sharing "$np" "$tls" "" "$BUILD/tests/dsm/false_sharing"
         dsm_job false_sharing.first-touch "$np" "$tls" "OMPDSM_HOME=first-touch" \
             "$BUILD/tests/dsm/false_sharing"
+        dsm_job home_writes_during_diffs "$np" "$tls" "" "$BUILD/tests/dsm/home_writes_during_diffs"
         dsm_job lock_counter "$np" "$tls" "" "$BUILD/tests/dsm/lock_counter" 10000
         dsm_job concurrent_faults "$np" "$tls" "" "$BUILD/tests/dsm/concurrent_faults"
         dsm_job libc_on_shared "$np" "$tls" "" "$BUILD/tests/dsm/libc_on_shared"

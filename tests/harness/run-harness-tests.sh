@@ -202,6 +202,7 @@ refused "not a size of adi" --bench adi --sizes adi:2
 refused "not among the benchmarks" --bench laplace --sizes jacobi:512
 refused "unknown size '4096'" --sizes 4096
 refused "exclude each other" --suite --bench laplace
+refused "bad --threads-per-node '0'" --threads-per-node 0
 # A copy of the harness with no benchmark sources beside it: every
 # benchmark asked for is skipped with a note, and then there is nothing to do.
 rm -rf "$OUT/nosrc"
