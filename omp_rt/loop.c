@@ -155,7 +155,7 @@ static struct {
     pthread_cond_t cv;
     uint64_t region, seq;       /* the loop the block is of */
     uint64_t lo, hi;
-    int begun, ended;           /* threads that took their part, that finished it */
+    int ended;                  /* threads that finished their part */
 } node_block = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
 static void block_begin(const struct omp_site_key *k, uint64_t *lo, uint64_t *hi)
@@ -166,16 +166,16 @@ static void block_begin(const struct omp_site_key *k, uint64_t *lo, uint64_t *hi
         return;
     }
     dsm_lock(&node_block.mu);
-    bool same = node_block.region == omp_rt.region && node_block.seq == cur.seq;
-    while (!same && node_block.ended < node_block.begun)
+    /* The node's block of an earlier loop of this region: every thread must
+     * have taken its part and finished it first. */
+    while (node_block.region == omp_rt.region && node_block.seq != cur.seq && node_block.ended < n)
         pthread_cond_wait(&node_block.cv, &node_block.mu);
-    if (!same) {
+    if (node_block.region != omp_rt.region || node_block.seq != cur.seq) {
         omp_profiled_begin(k, cur.a.where, &node_block.lo, &node_block.hi);
         node_block.region = omp_rt.region;
         node_block.seq = cur.seq;
-        node_block.begun = node_block.ended = 0;
+        node_block.ended = 0;
     }
-    node_block.begun++;
     uint64_t len = node_block.hi - node_block.lo, i = (uint64_t)omp_thr.local, q = len / (uint64_t)n,
              r = len % (uint64_t)n;
     *lo = node_block.lo + i * q + (i < r ? i : r);
