@@ -130,14 +130,27 @@ static bool encode(uint64_t page, const void *twin, struct dsm_buf *batches, uin
     return true;
 }
 
-/* Appends the page's diff to its home's batch, drops the twin, and lets the
- * page settle read-only. */
+/* Appends the page's diff to its home's batch and, with one thread per
+ * node, drops the twin and lets the page settle read-only. */
 static void diff_one(uint64_t page, struct dsm_buf *batches, uint64_t *counts)
 {
     struct dsm_stripe *s = dsm_stripe(page);
     dsm_lock(&s->mu);
     if (dsm.twin[page])
         encode(page, dsm.twin[page], batches, counts);
+    if (dsm.app_threads <= 1)
+        dsm_ps_publish(page);
+    dsm_unlock(&s->mu);
+}
+
+/* With several threads per node, a page settles only once its diff is at
+ * the home: before, another thread of the node could drop the copy (an
+ * acquire) and fetch the home's before the diff reached it, and lose the
+ * writes from the node's view. */
+static void publish_one(uint64_t page)
+{
+    struct dsm_stripe *s = dsm_stripe(page);
+    dsm_lock(&s->mu);
     dsm_ps_publish(page);
     dsm_unlock(&s->mu);
 }
@@ -182,9 +195,12 @@ static void catch_new_sharers(void)
  * drop them too. */
 void dsm_drop_suspects(void)
 {
-    dsm_register_fresh();
+    /* Registering is part of the acquire: a page this thread registers
+     * joins the suspects only then, and another thread of the node that
+     * finds the suspects empty meanwhile must wait for it. */
     struct dsm_plist l = { 0 };
     dsm_lock(&dsm.acquire_mu);
+    dsm_register_fresh();
     dsm_lock(&dsm.lists_mu);
     dsm_plist_take(&dsm.suspect, &l);
     dsm_unlock(&dsm.lists_mu);
@@ -409,15 +425,17 @@ static void release(struct dsm_plist *written)
         diff_keep(keep.pages[i], batches, counts);
     for (size_t i = 0; i < prot.n; i++)
         diff_one(prot.pages[i], batches, counts);
-    dsm_plist_free(&prot);
-    dsm_plist_free(&keep);
-    dsm_plist_sort(written);
-    log_for_locks(written);
     for (int n = 0; n < dsm.nodes; n++) {
         STAT_ADD(diffs_sent, counts[n]);
         STAT_ADD(diff_bytes_sent, batches[n].n);
     }
     dsm_send_batches(OP_DIFF, batches, counts);
+    for (size_t i = 0; i < prot.n && dsm.app_threads > 1; i++)
+        publish_one(prot.pages[i]);
+    dsm_plist_free(&prot);
+    dsm_plist_free(&keep);
+    dsm_plist_sort(written);
+    log_for_locks(written);
     for (int n = 0; n < dsm.nodes; n++)
         dsm_buf_free(&batches[n]);
     free(batches);
