@@ -539,13 +539,15 @@ static struct task *new_task(void (*fn)(void *), void *buf, long size)
  * table, to be queued when its predecessors are complete. */
 static void defer(struct task *t, void **depend)
 {
+    /* Once queued, another thread of the node may run and free it. */
+    bool movable = t->movable;
     dsm_lock(&tq.mu);
     if (depend)
         omp_dep_add(t->parent, t, depend);
     if (!atomic_load(&t->npred))
         enqueue_locked(t);
     dsm_unlock(&tq.mu);
-    if (t->movable && tq.hinted != dsm.epoch + 1)
+    if (movable && tq.hinted != dsm.epoch + 1)
         send_hints();
     publish_if_asked();
 }
