@@ -713,8 +713,13 @@ WALL=$(($(date +%s) - STARTED))
 # (benchmarks/report.awk); exits 1 if a run failed, did not verify or
 # differed from libgomp's.
 report() {
+    rc=0
     awk -f "$SRC/report.awk" -v nodes="$NODES" -v migrate="$MIGRATE" -v homes="$HOMES" \
-        -v csv="$CSV" -v mode="$MODE" -v ncpu="$NCPU" -v wall="$WALL" -v skipped="$SKIPPED" "$RAW"
+        -v csv="$CSV" -v mode="$MODE" -v ncpu="$NCPU" -v wall="$WALL" -v skipped="$SKIPPED" "$RAW" \
+        >"$TMP/report" || rc=$?
+    # With T threads per node, libgomp's reference runs T threads.
+    if [ "$TPN" -eq 1 ]; then cat "$TMP/report"; else sed "s/libgomp 1 thread/libgomp $TPN threads/g" "$TMP/report"; fi
+    return $rc
 }
 
 # plot: median time against node count, one panel per benchmark and size,

@@ -5,14 +5,17 @@
  * is a stretch of words that differ, each with a mask of its bytes that
  * differ, found with word arithmetic rather than byte by byte.  Applying a
  * run blends each word with its mask, so a byte that did not change is
- * never written: the blend is a compare-and-swap of the word, because the
- * home's own threads may write the other bytes of that word at the same
- * moment (writers of disjoint bytes of a page, in one interval), and a
- * plain read-modify-write would put back the value they just replaced.
+ * never written.  Where the home's own threads may write the other bytes
+ * of that word at the same moment (the page is writable at its home:
+ * writers of disjoint bytes of a page, in one interval), only the changed
+ * bytes are stored, one by one: a read-modify-write of the word would put
+ * back a byte they had just written.  Elsewhere the word is blended and
+ * stored whole, which is cheaper (storing bytes, or a compare-and-swap per
+ * word, everywhere made ADI 20-28 % slower at 2 nodes).
  */
 #include "diff.h"
 
-#include <stdbool.h>
+#include <immintrin.h>
 #include <string.h>
 
 static uint64_t load64(const unsigned char *p)
@@ -42,6 +45,27 @@ static const uint8_t nibble_bits[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 
 static uint64_t byte_mask(uint8_t m)
 {
     return nibble_mask[m & 15] | (uint64_t)nibble_mask[m >> 4] << 32;
+}
+
+/* Stores the bytes of v that mask m selects at w, and no other byte: one
+ * masked store where the CPU has AVX-512 (BW and VL), else byte by byte. */
+__attribute__((target("avx512bw,avx512vl"))) static void store_selected_avx512(unsigned char *w,
+                                                                            const unsigned char *v, uint8_t m)
+{
+    _mm_mask_storeu_epi8(w, m, _mm_loadl_epi64((const __m128i *)(const void *)v));
+}
+
+static void store_selected(unsigned char *w, const unsigned char *v, uint8_t m)
+{
+    static int avx512 = -1;
+    if (avx512 < 0)
+        avx512 = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+    if (avx512) {
+        store_selected_avx512(w, v, m);
+        return;
+    }
+    for (unsigned k = m; k; k &= k - 1)
+        w[__builtin_ctz(k)] = v[__builtin_ctz(k)];
 }
 
 /* One run: words [first, first + n) of cur, whose masks say which bytes
@@ -82,7 +106,7 @@ size_t dsm_diff_encode(const void *cur, const void *twin, size_t size, struct ds
     return out->n - before;
 }
 
-long dsm_diff_apply(void *dst, size_t size, const void *diff, size_t len)
+long dsm_diff_apply(void *dst, size_t size, const void *diff, size_t len, bool writable)
 {
     const unsigned char *d = diff;
     unsigned char *page = dst;
@@ -105,12 +129,14 @@ long dsm_diff_apply(void *dst, size_t size, const void *diff, size_t len)
             written += (long)(8 * n);
         } else {
             for (size_t i = 0; i < n; i++) {
-                uint64_t m = byte_mask(masks[i]), v = load64(data + 8 * i) & m;
-                uint64_t *word = (uint64_t *)(void *)(page + 8 * (first + i));
-                uint64_t old = __atomic_load_n(word, __ATOMIC_RELAXED);
-                while (!__atomic_compare_exchange_n(word, &old, (old & ~m) | v, true, __ATOMIC_RELAXED,
-                                                    __ATOMIC_RELAXED))
-                    ;
+                unsigned char *w = page + 8 * (first + i);
+                const unsigned char *v = data + 8 * i;
+                if (writable) {
+                    store_selected(w, v, masks[i]);
+                } else {
+                    uint64_t m = byte_mask(masks[i]);
+                    memcpy(w, &(uint64_t){ (load64(w) & ~m) | (load64(v) & m) }, 8);
+                }
                 written += nibble_bits[masks[i] & 15] + nibble_bits[masks[i] >> 4];
             }
         }

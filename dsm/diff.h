@@ -20,6 +20,8 @@
 
 #include "../util/buf.h"
 
+#include <stdbool.h>
+
 #define DSM_DIFF_FULL 0x80000000u
 #define DSM_DIFF_RUN_MAX 4096
 
@@ -28,7 +30,10 @@
 size_t dsm_diff_encode(const void *cur, const void *twin, size_t size, struct dsm_buf *out);
 
 /* Applies len bytes of runs to the page at dst of the given size.  Returns
- * the number of data bytes written, or -1 if the diff is malformed. */
-long dsm_diff_apply(void *dst, size_t size, const void *diff, size_t len);
+ * the number of data bytes written, or -1 if the diff is malformed.
+ * writable: threads of this process may write the page meanwhile (it is
+ * writable at its home): only the changed bytes of a word are stored, so
+ * that none of theirs is put back. */
+long dsm_diff_apply(void *dst, size_t size, const void *diff, size_t len, bool writable);
 
 #endif

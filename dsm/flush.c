@@ -73,11 +73,23 @@ struct diff_entry_hdr {
  * announce another node's as the home's). */
 static void diff_to_snapshot(uint64_t page, const void *diff, size_t len)
 {
+    if (dsm_flag(page, PF_HOT) && dsm.twin[page])
+        dsm_diff_apply(dsm.twin[page], dsm.page_size, diff, len, false);
+}
+
+/* Applies a diff to the home's copy, under the page's stripe lock: a
+ * thread of this node that faults on the page meanwhile waits, so the
+ * home's threads write the page during the application only if it is
+ * writable here already (diff.c). */
+static long apply_at_home(uint64_t page, const void *diff, size_t len)
+{
     struct dsm_stripe *s = dsm_stripe(page);
     dsm_lock(&s->mu);
-    if (dsm_flag(page, PF_HOT) && dsm.twin[page])
-        dsm_diff_apply(dsm.twin[page], dsm.page_size, diff, len);
+    long n = dsm_diff_apply(dsm_rt(page), dsm.page_size, diff, len, dsm.state[page] == PG_RW);
+    if (n >= 0)
+        diff_to_snapshot(page, diff, len);
     dsm_unlock(&s->mu);
+    return n;
 }
 
 static void on_diff(int src, void *body, size_t len)
@@ -92,11 +104,9 @@ static void on_diff(int src, void *body, size_t len)
         p += sizeof e;
         if (e.page >= dsm.npages || (size_t)(end - p) < e.bytes)
             dsm_fatal("malformed diff entry from node %d (page %lu)", src, (unsigned long)e.page);
-        long n = dsm_diff_apply(dsm_rt(e.page), dsm.page_size, p, e.bytes);
+        long n = apply_at_home(e.page, p, e.bytes);
         if (n < 0)
             dsm_fatal("malformed diff runs from node %d for page %lu", src, (unsigned long)e.page);
-        if (dsm_flag(e.page, PF_HOT))
-            diff_to_snapshot(e.page, p, e.bytes);
         STAT_ADD(diff_bytes_applied, (uint64_t)n);
         p += e.bytes;
     }

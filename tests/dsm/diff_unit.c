@@ -37,15 +37,19 @@ static void reset(void)
         twin[i] = cur[i] = (uint8_t)(i * 13 + 5);
 }
 
-/* Applies the encoded diff of cur to a copy of twin; checks it equals cur. */
+/* Applies the encoded diff of cur to a copy of twin, both ways (words
+ * blended whole, and changed bytes only, as on a page writable at its
+ * home); checks each equals cur. */
 static size_t round_trip(struct dsm_buf *b)
 {
     b->n = 0;
     size_t len = dsm_diff_encode(cur, twin, PAGE, b);
-    memcpy(home, twin, PAGE);
-    long applied = dsm_diff_apply(home, PAGE, b->p, len);
-    EXPECT(applied >= 0, "apply refused a diff it produced");
-    EXPECT(memcmp(home, cur, PAGE) == 0, "applied diff differs from the written page");
+    for (int writable = 0; writable < 2; writable++) {
+        memcpy(home, twin, PAGE);
+        long applied = dsm_diff_apply(home, PAGE, b->p, len, writable);
+        EXPECT(applied >= 0, "apply refused a diff it produced");
+        EXPECT(memcmp(home, cur, PAGE) == 0, "applied diff differs from the written page (writable %d)", writable);
+    }
     return len;
 }
 
@@ -125,15 +129,15 @@ static void exact_bytes(struct dsm_buf *b)
     round_trip(b);
     memcpy(home, twin, PAGE);
     home[101] = 0xAA;   /* another node's write to the byte between */
-    dsm_diff_apply(home, PAGE, b->p, b->n);
+    dsm_diff_apply(home, PAGE, b->p, b->n, false);
     EXPECT(home[101] == 0xAA, "diff overwrote a byte it did not change");
 }
 
 static void malformed(struct dsm_buf *b)
 {
     uint32_t bad[2] = { PAGE - 2, 8 };   /* run past the end of the page */
-    EXPECT(dsm_diff_apply(home, PAGE, bad, sizeof bad) < 0, "accepted a run past the page end");
-    EXPECT(dsm_diff_apply(home, PAGE, bad, 5) < 0, "accepted a truncated run header");
+    EXPECT(dsm_diff_apply(home, PAGE, bad, sizeof bad, false) < 0, "accepted a run past the page end");
+    EXPECT(dsm_diff_apply(home, PAGE, bad, 5, false) < 0, "accepted a truncated run header");
     (void)b;
 }
 
