@@ -62,11 +62,13 @@ static void wait_change(_Atomic uint32_t *w, uint32_t v)
         futex_wait(w, v);
 }
 
+/* arg: the thread's number in the node (low 16 bits) and the count of runs
+ * before the one it is made for (it waits for that one to start). */
 static void *pool_main(void *arg)
 {
-    int local = (int)(intptr_t)arg;
+    int local = (int)((uintptr_t)arg & 0xffff);
+    uint32_t seen = (uint32_t)((uintptr_t)arg >> 16);
     dsm_fault_thread_init();
-    uint32_t seen = 0;
     for (;;) {
         wait_change(&pool.runs, seen);
         seen = atomic_load_explicit(&pool.runs, memory_order_acquire);
@@ -90,7 +92,8 @@ static void make_threads(int n)
     pthread_sigmask(SIG_SETMASK, &all, &old);
     for (; pool.made < n - 1; pool.made++) {
         pthread_t t;
-        int err = pthread_create(&t, NULL, pool_main, (void *)(intptr_t)(pool.made + 1));
+        uintptr_t arg = (uintptr_t)atomic_load(&pool.runs) << 16 | (uintptr_t)(pool.made + 1);
+        int err = pthread_create(&t, NULL, pool_main, (void *)arg);
         if (err)
             dsm_fatal("cannot start OpenMP thread %d of node %d: %s", pool.made + 1, omp_rt.node, strerror(err));
         pthread_detach(t);
