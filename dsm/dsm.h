@@ -38,7 +38,6 @@
 
 #include "config.h"
 #include "stats.h"
-#include "../util/futex.h"
 
 struct dsm_buf;     /* util/buf.h */
 
@@ -95,10 +94,8 @@ struct dsm {
     pthread_mutex_t lists_mu;     /* guards rel, bar and home_rw */
     /* Held by an acquire outside a barrier from taking its list of pages
      * (notices, suspects) until it has dropped them: another thread of the
-     * node that finds the list empty then knows the copies are gone.  Taken
-     * in turn: threads that flush in a loop (waiting for a flag) must not
-     * keep out the one that sets it. */
-    struct futex_lock acquire_mu;
+     * node that finds the list empty then knows the copies are gone. */
+    pthread_mutex_t acquire_mu;
     struct dsm_plist rel, bar;
     struct dsm_plist home_rw;     /* home pages writable without notices (PF_HRW) */
     struct dsm_plist fresh;       /* fetched before we were a sharer: to register */

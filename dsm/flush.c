@@ -55,7 +55,6 @@
 #include "proto.h"
 #include "stats.h"
 #include "../net/net.h"
-#include "../util/futex.h"
 #include "../util/log.h"
 #include "../util/xalloc.h"
 
@@ -210,14 +209,14 @@ void dsm_drop_suspects(void)
      * joins the suspects only then, and another thread of the node that
      * finds the suspects empty meanwhile must wait for it. */
     struct dsm_plist l = { 0 };
-    futex_lock_take(&dsm.acquire_mu);
+    dsm_lock(&dsm.acquire_mu);
     dsm_register_fresh();
     dsm_lock(&dsm.lists_mu);
     dsm_plist_take(&dsm.suspect, &l);
     dsm_unlock(&dsm.lists_mu);
     dsm_plist_sort(&l);
     dsm_drop_copies(l.pages, l.n);
-    futex_lock_give(&dsm.acquire_mu);
+    dsm_unlock(&dsm.acquire_mu);
     dsm_plist_free(&l);
 }
 

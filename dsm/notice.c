@@ -46,7 +46,6 @@
 #include "stats.h"
 #include "../net/net.h"
 #include "../util/clock.h"
-#include "../util/futex.h"
 #include "../util/log.h"
 #include "../util/xalloc.h"
 
@@ -167,16 +166,16 @@ void dsm_notice_push(const uint64_t *pages, size_t n, bool wait)
  * (and queued everywhere, if it waits): a thread whose release finds
  * nothing left to publish, because another thread's took its pages, must
  * not go on (and set a flag) before those pages' notices are out. */
-static struct futex_lock push_mu;
+static pthread_mutex_t push_mu = PTHREAD_MUTEX_INITIALIZER;
 
 size_t dsm_release_push(bool wait)
 {
     struct dsm_plist written = { 0 };
-    futex_lock_take(&push_mu);
+    dsm_lock(&push_mu);
     dsm_release(&written);
     size_t n = written.n;
     dsm_notice_push(written.pages, written.n, wait);
-    futex_lock_give(&push_mu);
+    dsm_unlock(&push_mu);
     dsm_plist_free(&written);
     return n;
 }
@@ -184,11 +183,11 @@ size_t dsm_release_push(bool wait)
 size_t dsm_notice_apply(void)
 {
     net_poll();
-    futex_lock_take(&dsm.acquire_mu);
+    dsm_lock(&dsm.acquire_mu);
     dsm_lock(&inbox.mu);
     if (inbox.n == 0) {
         dsm_unlock(&inbox.mu);
-        futex_lock_give(&dsm.acquire_mu);
+        dsm_unlock(&dsm.acquire_mu);
         return 0;
     }
     struct entry *v = inbox.v;
@@ -202,7 +201,7 @@ size_t dsm_notice_apply(void)
         pages[i] = v[i].page;
     free(v);
     dsm_drop_copies(pages, n);
-    futex_lock_give(&dsm.acquire_mu);
+    dsm_unlock(&dsm.acquire_mu);
     STAT_ADD(notices_applied, n);
     free(pages);
     return n;

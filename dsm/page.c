@@ -59,6 +59,7 @@ void dsm_pages_init(void)
         pthread_cond_init(&dsm.stripes[i].cv, NULL);
     }
     pthread_mutex_init(&dsm.lists_mu, NULL);
+    pthread_mutex_init(&dsm.acquire_mu, NULL);
 }
 
 struct dsm_stripe *dsm_stripe(uint64_t page)
