@@ -140,15 +140,15 @@ static bool encode(uint64_t page, const void *twin, struct dsm_buf *batches, uin
     return true;
 }
 
-/* Appends the page's diff to its home's batch and, with one thread per
- * node, drops the twin and lets the page settle read-only. */
-static void diff_one(uint64_t page, struct dsm_buf *batches, uint64_t *counts)
+/* Appends the page's diff to its home's batch and, unless the page is to
+ * settle later (publish_one), drops the twin and lets it settle read-only. */
+static void diff_one(uint64_t page, struct dsm_buf *batches, uint64_t *counts, bool settle_later)
 {
     struct dsm_stripe *s = dsm_stripe(page);
     dsm_lock(&s->mu);
     if (dsm.twin[page])
         encode(page, dsm.twin[page], batches, counts);
-    if (dsm.app_threads <= 1)
+    if (!settle_later)
         dsm_ps_publish(page);
     dsm_unlock(&s->mu);
 }
@@ -433,14 +433,15 @@ static void release(struct dsm_plist *written)
     diff_hot(written, batches, counts);
     for (size_t i = 0; i < keep.n; i++)
         diff_keep(keep.pages[i], batches, counts);
+    bool settle_later = dsm.app_threads > 1;
     for (size_t i = 0; i < prot.n; i++)
-        diff_one(prot.pages[i], batches, counts);
+        diff_one(prot.pages[i], batches, counts, settle_later);
     for (int n = 0; n < dsm.nodes; n++) {
         STAT_ADD(diffs_sent, counts[n]);
         STAT_ADD(diff_bytes_sent, batches[n].n);
     }
     dsm_send_batches(OP_DIFF, batches, counts);
-    for (size_t i = 0; i < prot.n && dsm.app_threads > 1; i++)
+    for (size_t i = 0; i < prot.n && settle_later; i++)
         publish_one(prot.pages[i]);
     dsm_plist_free(&prot);
     dsm_plist_free(&keep);
