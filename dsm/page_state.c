@@ -247,17 +247,22 @@ static void unbusy(uint64_t page)
 }
 
 /* A home page nobody else holds, writable: watched (home_rw) so that a
- * sharer registering later makes its writes noted. */
-static void watch(uint64_t page)
+ * sharer registering later makes its writes noted.  lists_mu held. */
+static void watch_locked(uint64_t page)
 {
     if (dsm_flag(page, PF_HRW))
         return;
     struct snap b = before(page);
-    dsm_lock(&dsm.lists_mu);
     dsm_plist_add(&dsm.home_rw, page);
     dsm_flag_set(page, PF_HRW);
-    dsm_unlock(&dsm.lists_mu);
     after(page, DSM_EV_WATCH, b);
+}
+
+static void watch(uint64_t page)
+{
+    dsm_lock(&dsm.lists_mu);
+    watch_locked(page);
+    dsm_unlock(&dsm.lists_mu);
 }
 
 /* ---- the fault path ------------------------------------------------------ */
@@ -299,16 +304,34 @@ void dsm_ps_remote_fault(uint64_t page, bool write)
     after(page, !missed ? DSM_EV_WRITE_UPGRADE : write ? DSM_EV_WRITE_MISS : DSM_EV_READ_MISS, b);
 }
 
+/* A home page no other node holds becomes writable and watched, in one
+ * step under lists_mu: a release of another thread of this node that
+ * looks for new sharers (flush.c, catch_new_sharers, which unwatches
+ * under lists_mu) either finds the page watched, or ran before the check
+ * here, which then sees the sharer's bit.  Checked first and watched only
+ * after, a registration in between went unseen, and the home's writes
+ * with it, for good.  Says whether the page was unshared. */
+static bool home_unshared(uint64_t page, struct snap b)
+{
+    dsm_lock(&dsm.lists_mu);
+    bool unshared = !dsm_shared(page);
+    if (unshared) {
+        settle(page, PG_RW);
+        after(page, DSM_EV_HOME_UNSHARED, b);
+        watch_locked(page);
+    }
+    dsm_unlock(&dsm.lists_mu);
+    return unshared;
+}
+
 void dsm_ps_home_fault(uint64_t page, bool write)
 {
     struct snap b = before(page);
     if (dsm_pinned(page)) {
         settle(page, PG_RW);
         after(page, DSM_EV_HOME_PINNED, b);
-    } else if (!dsm_shared(page)) {
-        settle(page, PG_RW);
-        after(page, DSM_EV_HOME_UNSHARED, b);
-        watch(page);
+    } else if (home_unshared(page, b)) {
+        /* writable, watched */
     } else if (write) {
         dsm_note_written(page);
         settle(page, PG_RW);
