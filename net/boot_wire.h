@@ -46,7 +46,7 @@ enum boot_tag {
     BOOT_TAG_HOST_SEG = 9,      /* host_seg.c: node 0's segment name */
     BOOT_TAG_TEST = 10,         /* 10..19: tests and benchmarks that use boot.h alone */
     BOOT_TAG_SAME_IMAGE = 20,   /* omp_rt/parallel.c: the same code and globals addresses */
-    BOOT_TAG_PLACEMENT = 21,    /* omp_rt/profiled.c: the nodes' hosts and CPUs */
+    BOOT_TAG_PLACEMENT = 21,    /* omp_rt/placement.c: the nodes' machines and CPUs */
     BOOT_TAG_PROFILE = 22,      /* omp_rt/profiled.c: node 0's saved profile (OMPDSM_PROFILE) */
     BOOT_TAG_HOST_SEG_MAPPED = 23,  /* host_seg.c: which nodes mapped it */
 };

@@ -6,7 +6,8 @@
  * as for its own variables: a job of many nodes that silently runs with
  * other settings than asked for costs more than one that does not start.
  *
- * Each node runs OMPDSM_THREADS_PER_NODE OpenMP threads (1 unless set):
+ * Each node runs OMPDSM_THREADS_PER_NODE OpenMP threads (unset, the
+ * CPUs it may run on or OMP_NUM_THREADS decide: placement.c):
  * OMP_NUM_THREADS=k gives teams of k threads split over the nodes
  * (parallel.c); more than the nodes run cannot be added (a region that
  * asks for more gets them all, reported once).  The variables that choose placement, waiting, devices
@@ -61,15 +62,15 @@ static void load_num_threads(void)
     omp_icv.nthreads = (int)n;
 }
 
-/* OMPDSM_THREADS_PER_NODE: the OpenMP threads each node runs. */
+/* OMPDSM_THREADS_PER_NODE: the OpenMP threads each node runs; 0 unset
+ * (placement.c then decides). */
 static void load_threads_per_node(void)
 {
     const char *v = dsm_env("OMPDSM_THREADS_PER_NODE"), *end;
-    long n = 1;
+    long n = 0;
     if (v && (!parse_long(v, 1, 1024, &n, &end) || *end))
         dsm_fatal("OMPDSM_THREADS_PER_NODE='%s' is not a number of threads from 1 to 1024", v);
     omp_rt.threads = (int)n;
-    dsm.app_threads = (int)n;
 }
 
 static const struct {
@@ -422,6 +423,7 @@ void omp_env_load(void)
 {
     load_threads_per_node();
     load_num_threads();
+    omp_placement_init();
     load_schedule();
     omp_profiled.file = dsm_env("OMPDSM_PROFILE");
     omp_icv.dynamic = parse_bool("OMP_DYNAMIC", false);

@@ -59,7 +59,7 @@ struct omp_icv {
 /* The node's part in the job and in the outermost region. */
 struct omp_rt {
     int node, nodes;
-    int threads;                /* OpenMP threads this node may run (OMPDSM_THREADS_PER_NODE) */
+    int threads;                /* OpenMP threads this node may run (placement.c) */
     int team;                   /* threads of the outermost region (level 1); 1 outside */
     int team_nodes;             /* nodes with threads in it (0 .. team_nodes-1) */
     int local;                  /* this node's threads in it */
@@ -86,6 +86,10 @@ extern __thread struct omp_thr omp_thr;
 void omp_env_load(void);
 bool omp_parse_schedule(const char *v, enum omp_sched *kind, long *chunk, bool *monotonic);
 const char *omp_sched_name(enum omp_sched kind);
+
+/* placement.c */
+void omp_placement_init(void);     /* sets omp_rt.threads where no variable did */
+bool omp_placement_cpus_shared(void);
 
 /* heap.c: the malloc family of the program, called with the caller's
  * address (the program's calls get shared memory).  Exported: in

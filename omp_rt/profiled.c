@@ -67,9 +67,9 @@
  * (each loop's executions at their slowest node), by more than alpha, the
  * blocks go back and the threshold doubles (judge()).  The speeds
  * a change follows are not always the nodes' own: nodes that share a CPU
- * (more nodes than CPUs) speed up when the neighbour gets less work, so
+ * (more threads than CPUs) speed up when the neighbour gets less work, so
  * the node given more looks faster still, and the blocks would run away
- * from the balance.  Where nodes share CPUs (cpus_shared(), worked out at
+ * from the balance.  Where nodes share CPUs (placement.c, worked out at
  * start), a change is judged against every execution before it, and any
  * boundary that turns back counts as an overshoot; elsewhere the last
  * executions alone, so that a node that became slower (which makes every
@@ -93,7 +93,6 @@
 #include "../util/xalloc.h"
 
 #include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,7 +188,7 @@ static struct {
     uint32_t site;
     struct loop loop;
     uint64_t exec, t0;
-    bool cpus_shared;           /* some CPU runs more than one node (cpus_shared()) */
+    bool cpus_shared;           /* some CPU runs threads of several nodes (placement.c) */
     struct saved_profile saved; /* OMPDSM_PROFILE's, while its sites match this run's */
     bool use_saved;
 } prof;
@@ -1042,47 +1041,10 @@ void omp_profiled_save(void)
     profile_free(&p);
 }
 
-/* Whether some CPU runs more than one node: the nodes of one host have
- * fewer CPUs to run on, all their CPU sets together, than there are of
- * them.  Every node works it out from the same figures, so all agree. */
-static bool cpus_shared(void)
-{
-    if (omp_rt.nodes == 1)
-        return false;
-    struct placement {
-        char host[64];
-        cpu_set_t cpus;
-    } mine;
-    memset(&mine, 0, sizeof mine);
-    if (gethostname(mine.host, sizeof mine.host - 1))
-        strcpy(mine.host, "?");
-    if (sched_getaffinity(0, sizeof mine.cpus, &mine.cpus)) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        for (long c = 0; c < n && c < CPU_SETSIZE; c++)
-            CPU_SET((int)c, &mine.cpus);
-    }
-    struct placement *all = boot_allgather(BOOT_TAG_PLACEMENT, &mine, sizeof mine, NULL);
-    bool shared = false;
-    for (int i = 0; i < omp_rt.nodes && !shared; i++) {
-        cpu_set_t cpus;
-        CPU_ZERO(&cpus);
-        int nodes = 0;
-        for (int j = 0; j < omp_rt.nodes; j++) {
-            if (strcmp(all[i].host, all[j].host))
-                continue;
-            CPU_OR(&cpus, &cpus, &all[j].cpus);
-            nodes++;
-        }
-        shared = nodes > CPU_COUNT(&cpus);
-    }
-    free(all);
-    return shared;
-}
-
 void omp_profiled_init(void)
 {
     prof.tables = xcalloc((size_t)omp_rt.nodes + 1, sizeof *prof.tables);
-    prof.cpus_shared = cpus_shared();
+    prof.cpus_shared = omp_placement_cpus_shared();
     if (omp_profiled.file)
         load_saved();
     dsm_barrier_extra(provide, consume);

@@ -12,11 +12,15 @@ build_dir() {
 }
 
 # clean_env: unsets the caller's OMP_* and OMPDSM_* variables, so that the
-# environment the suite is run in does not change its cases.
+# environment the suite is run in does not change its cases, and runs one
+# OpenMP thread per node (the cases compare N nodes with libgomp's N
+# threads; tests/placement checks the default count).
 clean_env() {
     for v in $(env | sed -n 's/^\(OMP_[A-Za-z_]*\)=.*/\1/p; s/^\(OMPDSM_[A-Za-z_]*\)=.*/\1/p'); do
         unset "$v"
     done
+    OMPDSM_THREADS_PER_NODE=1
+    export OMPDSM_THREADS_PER_NODE
 }
 
 # The nodes of a job carry a variable unique to the job,

@@ -11,7 +11,7 @@
 # Multi-node tests run as real jobs of 1..4 processes under ompdsm-run, once
 # over UCX shared memory and once over UCX tcp on the loopback interface
 # as nodes on several hosts would run (OMPDSM_HOST_SEGMENT=off); the
-# OpenMP programs also on 1..3 nodes of 2 threads each;
+# OpenMP programs also on 1..3 nodes of 2 and 4 threads each;
 # then jobs of 2 and 4 nodes under Open MPI's mpirun, which the nodes join
 # through PMIx (tests/mpirun/run-mpirun-tests.sh), and jobs whose nodes each
 # run in a network namespace of their own (tests/netns, needs root).
@@ -26,6 +26,10 @@ TLS=${OMPDSM_TEST_TLS:-"shm tcp"}
 TIMEOUT=${OMPDSM_TEST_TIMEOUT:-120}
 LOG=$BUILD/tests/logs
 mkdir -p "$LOG"
+# One OpenMP thread per node unless a case says otherwise: the cases compare
+# N nodes with libgomp's N threads (tests/placement checks the default).
+OMPDSM_THREADS_PER_NODE=1
+export OMPDSM_THREADS_PER_NODE
 SRC_TESTS=$SRC/tests
 . "$SRC_TESTS/sanitizers.sh"
 passed=0
@@ -147,13 +151,14 @@ suite() {
 
 # OpenMP programs: ompdsm against libgomp
 suite omp omp/run-omp-tests.sh
-# the same on 1..3 nodes of 2 threads each, against libgomp with as many
-# threads in all (4 threads per node too by hand, OMPDSM_TEST_THREADS="2 4":
-# flush_fence_builtins at 2 nodes x 4 threads still times out now and then,
-# issue 21)
+# the same on 1..3 nodes of 2 and 4 threads each, against libgomp with as
+# many threads in all
 log="$LOG/omp-threads.log"
-OMPDSM_TEST_NODES="1 2 3" OMPDSM_TEST_THREADS="2" sh "$SRC/tests/omp/run-omp-tests.sh" "$BUILD" >"$log" 2>&1
+OMPDSM_TEST_NODES="1 2 3" OMPDSM_TEST_THREADS="2 4" sh "$SRC/tests/omp/run-omp-tests.sh" "$BUILD" >"$log" 2>&1
 counted "$log"
+# threads per node when no variable says: libgomp's team on one node, a
+# share of the CPUs on several, the CPUs bound to each rank under mpirun
+suite placement placement/run-placement-tests.sh
 # bad input: a clear message and a non-zero exit, no hang, no orphans
 suite errors errors/run-error-tests.sh
 # output follows synchronisation, is never lost; the program's end is the job's

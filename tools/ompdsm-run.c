@@ -206,10 +206,16 @@ static const char help_text[] =
 "        (default: OMPDSM_BOOT_TIMEOUT, or 30).\n"
 "    --threads-per-node T\n"
 "        Run T OpenMP threads on each node, 1 to 1024: a team has up to\n"
-"        N x T threads (sets OMPDSM_THREADS_PER_NODE for every node; 1\n"
-"        unless this option or the variable says otherwise).\n"
+"        N x T threads (sets OMPDSM_THREADS_PER_NODE for every node).\n"
+"        Without this option or the variable, OMP_NUM_THREADS=k gives\n"
+"        each node k / N threads, rounded up; without it either, each\n"
+"        node runs a thread per CPU it may run on, the nodes sharing the\n"
+"        CPUs they have in common: N nodes started here without binding\n"
+"        run n / N threads each (at least 1), where n is the number of\n"
+"        CPUs ompdsm-run may run on.\n"
 "    --bind-to core|none\n"
-"        core: bind node i to T CPUs (T threads per node, 1 by default),\n"
+"        core: bind node i to T CPUs (T threads per node; by default\n"
+"        n / N, at least 1),\n"
 "        the (i*T mod n)-th to the (i*T+T-1 mod n)-th of the n CPUs\n"
 "        ompdsm-run may run on (all online CPUs unless it was started\n"
 "        under taskset or in a restricted cpuset), so node 0 runs on the\n"
@@ -598,7 +604,8 @@ static void bind_node(int rank)
 {
     cpu_set_t set;
     const char *t = getenv("OMPDSM_THREADS_PER_NODE");
-    int threads = t && atoi(t) > 0 ? atoi(t) : 1, first = job.cpus[rank * threads % job.ncpus];
+    int share = job.ncpus / job.np > 0 ? job.ncpus / job.np : 1;
+    int threads = t && atoi(t) > 0 ? atoi(t) : share, first = job.cpus[rank * threads % job.ncpus];
     CPU_ZERO(&set);
     for (int k = 0; k < threads; k++)
         CPU_SET(job.cpus[(rank * threads + k) % job.ncpus], &set);

@@ -23,8 +23,8 @@ repeat() {
 }
 g2=$(OMP_NUM_THREADS=2 repeat "$OUT/epcc_gomp" "$REPS")
 g4=$(OMP_NUM_THREADS=4 repeat "$OUT/epcc_gomp" "$REPS")
-d2=$(repeat "$BUILD/ompdsm-run" -np 2 "$OUT/epcc_dsm" "$REPS")
-d4=$(repeat "$BUILD/ompdsm-run" -np 4 "$OUT/epcc_dsm" "$REPS")
+d2=$(repeat "$BUILD/ompdsm-run" -np 2 --threads-per-node 1 "$OUT/epcc_dsm" "$REPS")
+d4=$(repeat "$BUILD/ompdsm-run" -np 4 --threads-per-node 1 "$OUT/epcc_dsm" "$REPS")
 # median over the runs of construct $2 in output $1
 val() {
     echo "$1" | awk -v k="$2" '$1 == k { print $2 }' | sort -n |

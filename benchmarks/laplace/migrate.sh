@@ -19,7 +19,7 @@ export OMP_SCHEDULE=static OMPDSM_HOME=cyclic UCX_TLS=${UCX_TLS:-self,sm}
 median() {
     i=0
     while [ $i -lt "$RUNS" ]; do
-        OMPDSM_MIGRATE=$2 "$BUILD/ompdsm-run" -np "$1" "$OUT/laplace_dsm.$N" "$ITER" |
+        OMPDSM_MIGRATE=$2 "$BUILD/ompdsm-run" -np "$1" --threads-per-node 1 "$OUT/laplace_dsm.$N" "$ITER" |
             tr ' ' '\n' | sed -n 's/^time=//p'
         i=$((i + 1))
     done | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'

@@ -26,11 +26,11 @@ printf '| %-4s | %8s | %8s | %8s | %8s | %8s | %8s | %8s | %8s | %8s | %8s | %8s
 printf '|%s|\n' "------|----------|----------|----------|----------|----------|----------|----------|----------|----------|----------|----------"
 for tls in shm tcp; do
     # shellcheck disable=SC2046
-    raw=$(env $(ucx_env $tls) "$RUN" -np 2 "$B/ucx_get")
+    raw=$(env $(ucx_env $tls) "$RUN" -np 2 --threads-per-node 1 "$B/ucx_get")
     # shellcheck disable=SC2046
-    two=$(env $(ucx_env $tls) "$RUN" -np 2 "$B/dsm_micro")
+    two=$(env $(ucx_env $tls) "$RUN" -np 2 --threads-per-node 1 "$B/dsm_micro")
     # shellcheck disable=SC2046
-    four=$(env $(ucx_env $tls) "$RUN" -np 4 "$B/dsm_micro")
+    four=$(env $(ucx_env $tls) "$RUN" -np 4 --threads-per-node 1 "$B/dsm_micro")
     iso=$(val "$raw" raw_get_4k_isolated_us)
     loc=$(val "$two" local_fault_us)
     first=$(val "$two" remote_read_fault_us)
@@ -69,7 +69,7 @@ for tls in shm tcp; do
     row="| $(printf '%-24s' "ompdsm nodes, $tls")"
     for n in 2 3 4; do
         # shellcheck disable=SC2046
-        row="$row | $(printf '%8s' "$(env $(ucx_env $tls) "$RUN" -np $n "$tmp/handoff.dsm" | us)")"
+        row="$row | $(printf '%8s' "$(env $(ucx_env $tls) "$RUN" -np $n --threads-per-node 1 "$tmp/handoff.dsm" | us)")"
     done
     echo "$row |"
 done
@@ -105,7 +105,7 @@ row() {   # row LABEL COMMAND-PREFIX-FOR-N (N substituted for @)
 }
 row "libgomp threads" 'OMP_NUM_THREADS=@ OMP_PROC_BIND=close OMP_PLACES=cores "$tmp/barrier.gomp"'
 for tls in shm tcp; do
-    row "ompdsm nodes, $tls" 'env $(ucx_env '"$tls"') "$RUN" --bind-to core -np @ "$tmp/barrier.dsm"'
+    row "ompdsm nodes, $tls" 'env $(ucx_env '"$tls"') "$RUN" --bind-to core --threads-per-node 1 -np @ "$tmp/barrier.dsm"'
 done
 if $have_mpi; then
     row "MPI_Barrier, Open MPI" 'mpirun --allow-run-as-root --oversubscribe -np @ "$tmp/barrier.mpi"'

@@ -36,7 +36,7 @@ for kernel in "fib 42 28" "flat 200"; do
         # shellcheck disable=SC2086
         g=$(OMP_NUM_THREADS=$n median "$tmp/tasks.gomp" $kernel)
         # shellcheck disable=SC2086
-        d=$(median "$BUILD/ompdsm-run" -np $n "$tmp/tasks.dsm" $kernel)
+        d=$(median "$BUILD/ompdsm-run" -np $n --threads-per-node 1 "$tmp/tasks.dsm" $kernel)
         [ $n = 1 ] && one=$d
         printf '| %-12s | %5s | %9s | %9s | %14s | %14s |\n' "$kernel" "$n" "$g" "$d" "$(ratio "$d" "$g")" \
             "$(ratio "$one" "$d")"
