@@ -299,6 +299,15 @@ void dsm_barrier_work(bool (*wanted)(void), bool (*work)(void))
     idle.work = work;
 }
 
+/* dsm_barrier_arrived(): set once the arrival is sent, cleared once the
+ * release has come, before the barrier's acquire. */
+static _Atomic uint64_t arrived_at;
+
+uint64_t dsm_barrier_arrived(void)
+{
+    return atomic_load(&arrived_at);
+}
+
 /* Whether the release of the current barrier came: by message (it is
  * then taken already) or in the host segment's box (taken after). */
 static bool released(void)
@@ -513,7 +522,9 @@ static void *barrier(const void *payload, size_t plen, size_t *out_len)
         net_send(0, OP_BAR_ARRIVE, &h, sizeof h, body.p, body.n);
     dsm_buf_free(&body);
     dsm_plist_free(&bar);
+    atomic_store(&arrived_at, dsm.epoch + 1);
     wait_release();
+    atomic_store(&arrived_at, 0);
     if (atomic_load(&pending.w.pending)) {
         struct host_box *box = host_seg_release(dsm.node, dsm.epoch);
         take_release(box->data, box->len);

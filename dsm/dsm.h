@@ -247,6 +247,10 @@ void dsm_barrier_register(void);
  * arrive: the pages join the barrier's notices. */
 void dsm_barrier_work(bool (*wanted)(void), bool (*work)(void));
 void dsm_barrier_update(void);
+/* The barrier's epoch + 1 while this node has arrived at it and waits for
+ * its release, else 0: another thread of the node may then do the same
+ * work (and call dsm_barrier_update) for that barrier. */
+uint64_t dsm_barrier_arrived(void);
 /* Barriers among nodes 0 .. k-1 only (an OpenMP team smaller than the
  * job); every node of the group sets it at the same point, k = nodes ends
  * it.  The other nodes are idle: they wait in dsm_barrier_idle_wait() until

@@ -177,6 +177,11 @@ void omp_task_drain(void);
  * node (true), if there is one; whether one is queued. */
 bool omp_task_help(void);
 bool omp_task_queued(void);
+/* For the same thread: while its node waits in a barrier's release, runs
+ * one task another node made (true), if it gets one; whether other nodes
+ * have announced tasks in this interval. */
+bool omp_task_steal_arrived(void);
+bool omp_task_elsewhere(void);
 
 /* flush.c: stops with a message if the CPU cannot save what a fence keeps live. */
 void omp_rt_flush_check_cpu(void);

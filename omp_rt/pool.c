@@ -120,9 +120,14 @@ void omp_pool_ring(void)
         futex_wake(&pool.bell, INT_MAX);
 }
 
-/* Until *w differs from v, running the node's queued tasks meanwhile. */
+/* Until *w differs from v, running the node's queued tasks meanwhile, and
+ * other nodes' while the node waits in a barrier's release: those come
+ * as news of the DSM, not on the bell, so the thread then sleeps on the
+ * news for 50 us at first, doubling up to a millisecond, as the thread in
+ * the barrier does. */
 static void wait_helping(_Atomic uint32_t *w, uint32_t v)
 {
+    unsigned us = 50;
     for (;;) {
         for (int i = 0; i < SPIN && atomic_load_explicit(w, memory_order_acquire) == v; i++)
             __builtin_ia32_pause();
@@ -130,6 +135,16 @@ static void wait_helping(_Atomic uint32_t *w, uint32_t v)
             return;
         if (omp_task_help())
             continue;
+        uint32_t news = dsm_news();
+        if (omp_task_steal_arrived()) {
+            us = 50;
+            continue;
+        }
+        if (omp_task_elsewhere()) {
+            dsm_news_wait(news, us);
+            us = us < 1000 ? 2 * us : 1000;
+            continue;
+        }
         uint32_t bell = atomic_load(&pool.bell);
         atomic_fetch_add(&pool.sleepers, 1);
         if (atomic_load(w) == v && !omp_task_queued())

@@ -8,7 +8,11 @@
  * taskgroup, a barrier, the end of the region) unless another node has
  * taken it first: a node that waits (in a barrier, or for its own tasks
  * that others run) asks the nodes that have announced tasks for one
- * (OP_TASK_STEAL) and runs what it gets.
+ * (OP_TASK_STEAL) and runs what it gets.  With several threads per node,
+ * the node's threads run its queued tasks first; while the node waits in a
+ * barrier, every thread of it that waits there steals too (pool.c).  A
+ * request names the thief's barrier epoch, and a node in another interval
+ * gives nothing.
  *
  * Where a task can run.  Its data must mean the same on the node that runs
  * it.  Node 0's thread runs on a stack in shared memory, so the addresses
@@ -73,7 +77,7 @@ API int omp_in_final(void);
 
 enum { TASKS_QUEUED_MAX = 256, WAIT_MAX_US = 1000 };
 
-struct steal_req { uint64_t cookie; };
+struct steal_req { uint64_t cookie, epoch; };
 enum { GIVE_UNPUBLISHED = 1, GIVE_BUSY = 2 };
 struct give { uint64_t cookie; void (*fn)(void *); void *data; uint64_t ticket; uint32_t status, pad; };
 struct done { uint64_t ticket; };
@@ -332,6 +336,7 @@ static void on_hint(int src, void *body, size_t len)
     struct hint *h = body;
     __atomic_store_n(&tq.hint[src], h->epoch + 1, __ATOMIC_RELEASE);
     dsm_notice_news();
+    omp_pool_ring();        /* threads asleep in the node barrier may take them */
 }
 
 static void on_steal(int src, void *body, size_t len)
@@ -339,7 +344,11 @@ static void on_steal(int src, void *body, size_t len)
     (void)len;
     struct steal_req *r = body;
     struct give g = { .cookie = r->cookie };
-    struct task *t = take(stealable, NULL);
+    /* A thief in another interval (it asked while waiting in a barrier
+     * that has been released since) gets nothing: our tasks belong to
+     * the next interval, and the barrier it would report their pages to
+     * is over. */
+    struct task *t = r->epoch == __atomic_load_n(&dsm.epoch, __ATOMIC_RELAXED) ? take(stealable, NULL) : NULL;
     if (t) {
         g.fn = t->fn;
         g.data = t->data;
@@ -401,21 +410,23 @@ static bool hinted(int n)
     return __atomic_load_n(&tq.hint[n], __ATOMIC_ACQUIRE) == dsm.epoch + 1;
 }
 
-/* Asks the nodes that announced tasks in this interval for one, in turn,
- * and runs the first it gets; false if none had one to give. */
-static bool steal_one(bool arrived)
+/* Asks the nodes that announced tasks in interval `epoch` (this node's)
+ * for one, in turn, and runs the first it gets; false if none had one to
+ * give.  Several threads of the node may steal at once. */
+static bool steal_one(uint64_t epoch, bool arrived)
 {
+    int from = __atomic_load_n(&tq.victim, __ATOMIC_RELAXED);
     for (int i = 1; i <= omp_rt.nodes; i++) {
-        int v = (tq.victim + i) % omp_rt.nodes;
+        int v = (from + i) % omp_rt.nodes;
         if (v == omp_rt.node || !hinted(v))
             continue;
         struct give_wait gw;
         net_wait_init(&gw.w, 1);
-        struct steal_req r = { .cookie = (uint64_t)(uintptr_t)&gw };
+        struct steal_req r = { .cookie = (uint64_t)(uintptr_t)&gw, .epoch = epoch };
         net_send(v, OP_TASK_STEAL, &r, sizeof r, NULL, 0);
         net_wait(&gw.w);
         if (gw.g.fn) {
-            tq.victim = v;
+            __atomic_store_n(&tq.victim, v, __ATOMIC_RELAXED);
             run_stolen(&gw.g, v, arrived);
             return true;
         }
@@ -437,7 +448,23 @@ static bool idle_wanted(void)
 
 static bool idle_work(void)
 {
-    return steal_one(true);
+    return steal_one(dsm.epoch, true);
+}
+
+/* The node's other threads, while its first waits in a barrier's release
+ * (they wait in the node barrier around it): they take other nodes' tasks
+ * too, as it does.  The barrier cannot be released while one of them runs
+ * such a task (its creator has not arrived), and a request that reaches
+ * a node already past the barrier gets nothing (on_steal). */
+bool omp_task_steal_arrived(void)
+{
+    uint64_t at = dsm_barrier_arrived();
+    return at && idle_wanted() && steal_one(at - 1, true);
+}
+
+bool omp_task_elsewhere(void)
+{
+    return idle_wanted();
 }
 
 void omp_task_register(void)
@@ -470,7 +497,7 @@ static void wait_for(_Atomic long *count, bool (*match)(const struct task *, con
         }
         if (!atomic_load(count))
             break;
-        if (steal && steal_one(false)) {
+        if (steal && steal_one(dsm.epoch, false)) {
             us = 50;
             continue;
         }
