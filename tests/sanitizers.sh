@@ -10,7 +10,8 @@
 #                     starts with (ASan reports a fault outside the shared
 #                     memory, which the DSM passes on to it), else empty
 # With ASan, LeakSanitizer checks every process at exit; the leaks of other
-# libraries (tests/lsan.supp) are suppressed, whatever LSAN_OPTIONS says.
+# libraries (tests/lsan.supp) are suppressed, whatever LSAN_OPTIONS says,
+# and silently: no "Suppressions used" table on the stderr a test compares.
 
 make_var() {    # make_var NAME: the value configure gave NAME in BUILD's Makefile
     sed -n "s/^$1 = //p" "$BUILD/Makefile" 2>/dev/null
@@ -25,6 +26,6 @@ case ,$SANITIZE, in
 *,address,*)
     ASAN=1
     SEGV_REPORT="ERROR: AddressSanitizer: SEGV on unknown address"
-    LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$SRC_TESTS/lsan.supp"
+    LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$SRC_TESTS/lsan.supp:print_suppressions=0"
     export LSAN_OPTIONS ;;
 esac
