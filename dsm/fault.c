@@ -165,7 +165,8 @@ static void release_readahead(uint64_t page, uint64_t n)
 static __thread uint64_t write_end;
 
 /* Called without a stripe lock, after a write fault on `page` that
- * continues a sweep. */
+ * continues a sweep.  The run is claimed page by page, then made writable
+ * in one step (dsm_ps_write_ahead). */
 static void write_ahead(uint64_t page, int home)
 {
     struct dsm_seg *seg = dsm_seg_of(page);
@@ -177,12 +178,17 @@ static void write_ahead(uint64_t page, int home)
         dsm_lock(&s->mu);
         bool ok = dsm.state[q] == PG_RO && !dsm_flag(q, PF_BUSY) && dsm_wrote_lately(q);
         if (ok)
-            dsm_ps_remote_fault(q, true);
+            dsm_ps_claim(q);
         dsm_unlock(&s->mu);
         if (!ok)
             break;
-        dsm_count_fault(q, true);
-        __atomic_fetch_add(&dsm.remote_writes, 1, __ATOMIC_RELAXED);
+    }
+    uint64_t n = q - page - 1;
+    if (n) {
+        dsm_ps_write_ahead(page + 1, n);
+        for (uint64_t i = 1; i <= n; i++)
+            dsm_count_fault(page + i, true);
+        __atomic_fetch_add(&dsm.remote_writes, n, __ATOMIC_RELAXED);
     }
     write_end = q;
 }

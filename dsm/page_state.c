@@ -45,6 +45,7 @@ const struct dsm_ps_rule dsm_ps_rules[] = {
     { DSM_EV_READ_MISS,      INV,     BUSY,        TWIN | HOT,       PG_RO,       0,           BUSY | TWIN | HOT },
     { DSM_EV_WRITE_MISS,     INV,     BUSY,        TWIN | HOT,       PG_RW,       TWIN,        BUSY | HOT },
     { DSM_EV_WRITE_UPGRADE,  RO,      0,           BUSY | TWIN | HOT, PG_RW,      TWIN,        BUSY | HOT },
+    { DSM_EV_WRITE_AHEAD,    RO,      BUSY,        TWIN | HOT,       PG_RW,       TWIN,        BUSY | HOT },
     { DSM_EV_HOME_READ,      INV | RO, 0,          BUSY | TWIN | HOT, PG_RO,      0,           BUSY | TWIN | HOT },
     { DSM_EV_HOME_WRITE,     INV | RO, 0,          BUSY | TWIN | HOT, PG_RW,      0,           BUSY | TWIN | HOT },
     { DSM_EV_HOME_UNSHARED,  INV | RO, 0,          BUSY | TWIN | HOT, PG_RW,      0,           BUSY | TWIN | HOT },
@@ -72,6 +73,7 @@ static const char *const event_names[DSM_EV_COUNT] = {
     [DSM_EV_READ_MISS] = "read-miss",
     [DSM_EV_WRITE_MISS] = "write-miss",
     [DSM_EV_WRITE_UPGRADE] = "write-upgrade",
+    [DSM_EV_WRITE_AHEAD] = "write-ahead",
     [DSM_EV_HOME_READ] = "home-read",
     [DSM_EV_HOME_WRITE] = "home-write",
     [DSM_EV_HOME_UNSHARED] = "home-unshared",
@@ -302,6 +304,33 @@ void dsm_ps_remote_fault(uint64_t page, bool write)
         settle(page, PG_RO);
     }
     after(page, !missed ? DSM_EV_WRITE_UPGRADE : write ? DSM_EV_WRITE_MISS : DSM_EV_READ_MISS, b);
+}
+
+/* Write-ahead (fault.c): the claimed read-only pages first..first+n-1 of
+ * one segment become writable together.  Each gets its twin while the run
+ * is still read-only to every thread of the node, then one protection
+ * change covers the run: with several threads per node, each mprotect that
+ * makes a page writable costs every CPU running the node's threads a TLB
+ * shoot-down, so a sweep pays one per run rather than one per page. */
+void dsm_ps_write_ahead(uint64_t first, uint64_t n)
+{
+    struct snap b[n];
+    for (uint64_t i = 0; i < n; i++) {
+        struct dsm_stripe *s = dsm_stripe(first + i);
+        dsm_lock(&s->mu);
+        b[i] = before(first + i);
+        make_twin(first + i);
+        dsm_unlock(&s->mu);
+    }
+    dsm_protect(first, n, PG_RW);
+    for (uint64_t i = 0; i < n; i++) {
+        struct dsm_stripe *s = dsm_stripe(first + i);
+        dsm_lock(&s->mu);
+        dsm.state[first + i] = PG_RW;
+        unbusy(first + i);
+        after(first + i, DSM_EV_WRITE_AHEAD, b[i]);
+        dsm_unlock(&s->mu);
+    }
 }
 
 /* A home page no other node holds becomes writable and watched, in one

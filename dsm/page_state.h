@@ -25,6 +25,7 @@ enum dsm_event {
     DSM_EV_READ_MISS,       /* fetched for a read, or read ahead: read-only */
     DSM_EV_WRITE_MISS,      /* fetched for a write: twin, writable */
     DSM_EV_WRITE_UPGRADE,   /* a write to a read-only copy: twin, writable */
+    DSM_EV_WRITE_AHEAD,     /* a claimed read-only copy a write sweep runs into: twin, writable */
     DSM_EV_HOME_READ,       /* a read at the home of a shared page */
     DSM_EV_HOME_WRITE,      /* a write at the home of a shared page (noted) */
     DSM_EV_HOME_UNSHARED,   /* any access at the home of a page nobody else holds */
@@ -83,6 +84,7 @@ void dsm_ps_fetched(uint64_t page);
 /* Stripe lock held, the page at a node that is not its home: fetched
  * (claimed, INVALID) or read-only for a write; it becomes RO or RW. */
 void dsm_ps_remote_fault(uint64_t page, bool write);
+void dsm_ps_write_ahead(uint64_t first, uint64_t n);
 /* Stripe lock held, the page at its home, INVALID or RO. */
 void dsm_ps_home_fault(uint64_t page, bool write);
 

@@ -17,6 +17,8 @@ enum { T = DSM_PS_TWIN };
 static void allows_the_protocol(void)
 {
     EXPECT(dsm_ps_allowed(DSM_EV_WRITE_UPGRADE, PG_RO, PF_SHARER, PG_RW, PF_SHARER | T), "write-upgrade");
+    EXPECT(dsm_ps_allowed(DSM_EV_WRITE_AHEAD, PG_RO, PF_SHARER | PF_BUSY, PG_RW, PF_SHARER | T), "write-ahead");
+    EXPECT(!dsm_ps_allowed(DSM_EV_WRITE_AHEAD, PG_RO, PF_SHARER, PG_RW, PF_SHARER | T), "write-ahead of a page not claimed");
     EXPECT(dsm_ps_allowed(DSM_EV_READ_MISS, PG_INVALID, PF_BUSY | PF_SHARER, PG_RO, PF_SHARER), "read-miss");
     EXPECT(dsm_ps_allowed(DSM_EV_PUBLISH, PG_RW, PF_BUSY | T, PG_RO, 0), "publish");
     EXPECT(dsm_ps_allowed(DSM_EV_CLAIM, PG_RW, T, PG_RW, PF_BUSY | T), "claim");
