@@ -3,25 +3,41 @@
  * of an array (the master writes it before the first region); in each
  * round the threads of the last node write one word of each page, each
  * thread a block of pages of its own, then node 0 writes every page
- * again, which drops the other node's copies at the next barrier.  Every
- * write of the last node is a write miss: a fetch from node 0 and a twin.
- * Prints the last node's faults per second over the rounds (the time from
+ * again, which drops the other node's copies at the next barrier.
+ *
+ *   fault_threads [miss|upgrade]
+ *
+ * miss (the default): every write of the last node is a write miss, a
+ * fetch from node 0 and a twin.  upgrade: the last node's threads first
+ * read their pages (fetched, read-only), and only the writes after a
+ * barrier are timed: write upgrades, a twin and a protection change each,
+ * no message; the read-only pages of a sweep that the node wrote lately are
+ * made writable together (write-ahead), so most writes take no fault.
+ * Prints the last node's writes per second over the rounds (the time from
  * the first of its threads' start to the last one's end, per round).  Run
- * with OMPDSM_MIGRATE=off (else the pages move to their writer) and
- * OMPDSM_READAHEAD=0 (else a fault fetches the pages after it too).  Under
- * libgomp (no nodes) it measures the same loop on plain memory.
+ * with OMPDSM_MIGRATE=off (else the pages move to their writer) and, for
+ * misses, OMPDSM_READAHEAD=0 (else a fault fetches the pages after it
+ * too).  Under libgomp (no nodes) it measures the same loop on plain
+ * memory.
  */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 extern int ompdsm_node(void) __attribute__((weak));
 extern int ompdsm_nodes(void) __attribute__((weak));
 
 enum { PAGE = 4096, PAGES = 4096, ROUNDS = 10 };
 
-int main(void)
+int main(int argc, char **argv)
 {
+    const char *mode = argc > 1 ? argv[1] : "miss";
+    if (strcmp(mode, "miss") && strcmp(mode, "upgrade")) {
+        fprintf(stderr, "usage: fault_threads [miss|upgrade]\n");
+        return 2;
+    }
+    int upgrade = !strcmp(mode, "upgrade");
     char *a = malloc((size_t)PAGES * PAGE);
     if (!a)
         return 1;
@@ -30,18 +46,24 @@ int main(void)
     int last = ompdsm_nodes ? ompdsm_nodes() - 1 : 0;
     double faulting = 0;
     int per_node = 0;
+    long sum = 0;
     for (int r = 0; r < ROUNDS; r++) {
         double start = 1e300, end = 0;
-#pragma omp parallel reduction(min : start) reduction(max : end)
+#pragma omp parallel reduction(min : start) reduction(max : end) reduction(+ : sum)
         {
             int node = ompdsm_node ? ompdsm_node() : 0;
             int t = omp_get_thread_num(), n = omp_get_num_threads(), nodes = last + 1;
             int mine = n / nodes, first = last * mine;   /* the last node's threads (an even split) */
+            int k = t - first;
+            long lo = (long)PAGES * k / mine, hi = (long)PAGES * (k + 1) / mine;
+            if (node == last && upgrade)
+                for (long p = lo; p < hi; p++)
+                    sum += a[p * PAGE + 100];
+#pragma omp barrier
             if (node == last) {
-                int k = t - first;
                 per_node = mine;
                 start = omp_get_wtime();
-                for (long p = (long)PAGES * k / mine; p < (long)PAGES * (k + 1) / mine; p++)
+                for (long p = lo; p < hi; p++)
                     a[p * PAGE + r] = (char)r;
                 end = omp_get_wtime();
             }
@@ -52,8 +74,8 @@ int main(void)
         }
         faulting += end - start;
     }
-    printf("fault_threads threads_per_node %d pages %d faults_per_s %.0f\n", per_node, PAGES,
-           (double)PAGES * ROUNDS / faulting);
+    printf("fault_threads %s threads_per_node %d pages %d writes_per_s %.0f check %ld\n", mode, per_node, PAGES,
+           (double)PAGES * ROUNDS / faulting, sum);
     free(a);
     return 0;
 }
