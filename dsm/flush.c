@@ -277,12 +277,16 @@ enum { HOT_IDLE_MAX = 8, HOME_HOT_IDLE_MAX = 16 };
  * until it cools. */
 enum { HOT_AGAIN = 16 };
 
+/* Both written under release_mu; read without it by the fault path of
+ * any thread of the node (write-ahead), hence the atomic accesses. */
 static uint32_t releases;         /* dsm_release() calls at this node */
 static uint32_t *wrote;           /* per page: the release that last published this node's writes + 1 */
 
 bool dsm_wrote_lately(uint64_t page)
 {
-    return wrote && wrote[page] && releases + 1 - wrote[page] <= HOT_AGAIN;
+    uint32_t *w = __atomic_load_n(&wrote, __ATOMIC_ACQUIRE);
+    uint32_t at = w ? __atomic_load_n(&w[page], __ATOMIC_RELAXED) : 0;
+    return at && __atomic_load_n(&releases, __ATOMIC_RELAXED) + 1 - at <= HOT_AGAIN;
 }
 
 /* Whether this node, which wrote this page in this interval, wrote it in a
@@ -290,9 +294,9 @@ bool dsm_wrote_lately(uint64_t page)
 static bool writes_again(uint64_t page)
 {
     if (!wrote)
-        wrote = dsm_page_table(sizeof *wrote);
+        __atomic_store_n(&wrote, dsm_page_table(sizeof *wrote), __ATOMIC_RELEASE);
     bool again = dsm_wrote_lately(page);
-    wrote[page] = releases + 1;
+    __atomic_store_n(&wrote[page], releases + 1, __ATOMIC_RELAXED);
     return again;
 }
 
@@ -366,7 +370,13 @@ static void diff_hot(struct dsm_plist *written, struct dsm_buf *batches, uint64_
  * where a comparison with a twin or snapshot costs a fraction of a fault). */
 static bool may_stay_hot(uint64_t page)
 {
-    if (dsm.app_threads > 1 || dsm.state[page] != PG_RW || dsm_pinned(page))
+    if (dsm.app_threads > 1) {
+        /* No hot pages with several threads per node; the write is
+         * remembered all the same, for write-ahead (fault.c). */
+        writes_again(page);
+        return false;
+    }
+    if (dsm.state[page] != PG_RW || dsm_pinned(page))
         return false;
     if (dsm_home_of(page) == dsm.node)
         return !dsm.twin[page] && !dsm_flag(page, PF_HRW) && writes_again(page);
@@ -403,7 +413,7 @@ static void log_for_locks(const struct dsm_plist *written)
 
 static void release(struct dsm_plist *written)
 {
-    releases++;
+    __atomic_store_n(&releases, releases + 1, __ATOMIC_RELAXED);
     catch_new_sharers();
     check_pinned();
     dsm_register_fresh();
