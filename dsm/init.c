@@ -33,10 +33,10 @@ static void expose_memory(void)
 {
     for (int i = 0; i < dsm.nsegs; i++) {
         void *rt = dsm.segs[i].rt;
-        dsm.segs[i].net_id = net_expose(&rt, dsm.segs[i].size, false);
+        dsm.segs[i].net_id = net_expose(&rt, dsm.segs[i].size, false, dsm.segs[i].memfd);
     }
     void *bits = NULL;
-    dsm.sharers_id = net_expose(&bits, 8 * (1 + (dsm.npages + 63) / 64), true);
+    dsm.sharers_id = net_expose(&bits, 8 * (1 + (dsm.npages + 63) / 64), true, -1);
     dsm.sharers = bits;
 }
 

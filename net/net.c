@@ -7,7 +7,8 @@
  *
  * UCX emulates one-sided operations over active messages on the shared-memory
  * and tcp transports, so a node must keep serving its peers while its
- * application computes.  The progress thread does that: it drains the worker,
+ * application computes (gets from a node of this host whose memory we map
+ * are copies by the reader instead, direct.h).  The progress thread does that: it drains the worker,
  * arms the UCX wakeup descriptor and sleeps in epoll until a message arrives
  * or it is told to stop.  It never spins.
  *
@@ -17,6 +18,7 @@
  */
 #include "net.h"
 #include "boot.h"
+#include "direct.h"
 #include "net_policy.h"
 #include "../util/clock.h"
 #include "../util/env.h"
@@ -41,11 +43,23 @@
 
 #define NET_MAX_REGIONS 8
 
-/* A region of memory every node exposes: each node's address and key. */
+/* A region of memory every node exposes: each node's address and key, and
+ * where this node maps it itself (a node of this host whose region is
+ * file-backed, direct.h). */
 struct region {
     ucp_mem_h mem;
+    size_t len;
     uint64_t *remote;           /* per node: base address */
     ucp_rkey_h *rkey;           /* per node */
+    const void **view;          /* per node: read-only view, or NULL */
+};
+
+/* A get from a node's view, done when its batch ends (net_rma_end), not
+ * under the transport lock. */
+struct copy {
+    void *to;
+    const void *from;
+    size_t len;
 };
 
 /* Eight bytes, so that the body after it is as aligned as the message:
@@ -84,6 +98,12 @@ static struct {
 static struct net_config net_cfg;
 
 static __thread int lock_depth;
+
+/* The current batch's gets from views (a thread has one batch at a time). */
+static __thread struct {
+    struct copy *v;
+    size_t n, cap;
+} copies;
 
 static void net_lock(void)
 {
@@ -350,7 +370,7 @@ void net_poll(void)
 
 /* ---- one-sided operations ---------------------------------------------- */
 
-int net_expose(void **addr, size_t len, bool allocate)
+int net_expose(void **addr, size_t len, bool allocate, int fd)
 {
     if (net.nregions == NET_MAX_REGIONS)
         dsm_fatal("internal: too many exposed memory regions");
@@ -373,12 +393,15 @@ int net_expose(void **addr, size_t len, bool allocate)
     void *packed;
     size_t packed_len;
     check(ucp_rkey_pack(net.ctx, r->mem, &packed, &packed_len), "ucp_rkey_pack");
-    /* Every node contributes its base address followed by its key. */
-    size_t mine_len = sizeof(uint64_t) + packed_len;
+    /* Every node contributes its base address, its file and its key. */
+    struct direct_id me = direct_describe(allocate ? -1 : fd);
+    size_t head = sizeof(uint64_t) + sizeof me;
+    size_t mine_len = head + packed_len;
     char *mine = xmalloc(mine_len);
     uint64_t base = (uint64_t)(uintptr_t)attr.address;
     memcpy(mine, &base, sizeof base);
-    memcpy(mine + sizeof base, packed, packed_len);
+    memcpy(mine + sizeof base, &me, sizeof me);
+    memcpy(mine + head, packed, packed_len);
     ucp_rkey_buffer_release(packed);
     size_t *lens = xcalloc((size_t)net.size, sizeof *lens);
     char *all = net.size > 1 ? boot_allgather(BOOT_TAG_RKEYS, mine, mine_len, lens) : mine;
@@ -386,10 +409,16 @@ int net_expose(void **addr, size_t len, bool allocate)
         lens[0] = mine_len;
     r->remote = xcalloc((size_t)net.size, sizeof *r->remote);
     r->rkey = xcalloc((size_t)net.size, sizeof *r->rkey);
+    r->view = xcalloc((size_t)net.size, sizeof *r->view);
+    r->len = len;
     size_t off = 0;
     for (int n = 0; n < net.size; n++) {
+        struct direct_id peer;
         memcpy(&r->remote[n], all + off, sizeof(uint64_t));
-        check(ucp_ep_rkey_unpack(net.eps[n], all + off + sizeof(uint64_t), &r->rkey[n]), "ucp_ep_rkey_unpack");
+        memcpy(&peer, all + off + sizeof(uint64_t), sizeof peer);
+        check(ucp_ep_rkey_unpack(net.eps[n], all + off + head, &r->rkey[n]), "ucp_ep_rkey_unpack");
+        if (n != net.rank && net_policy_shares_memory(n))
+            r->view[n] = direct_map(&peer, len);
         off += lens[n];
     }
     if (all != mine)
@@ -458,6 +487,14 @@ void net_rma_fence(void)
 void net_rma_get(struct net_wait *w, int dst, int id, uint64_t offset, void *buf, size_t len)
 {
     struct region *rg = &net.regions[id];
+    if (rg->view[dst]) {
+        if (copies.n == copies.cap) {
+            copies.cap = copies.cap ? 2 * copies.cap : 16;
+            copies.v = xrealloc(copies.v, copies.cap * sizeof *copies.v);
+        }
+        copies.v[copies.n++] = (struct copy){ buf, (const char *)rg->view[dst] + offset, len };
+        return;
+    }
     ucp_request_param_t p = rma_param(w);
     posted(w, ucp_get_nbx(net.eps[dst], buf, len, rg->remote[dst] + offset, rg->rkey[dst], &p),
            "reading memory", dst);
@@ -468,21 +505,29 @@ void net_rma_get(struct net_wait *w, int dst, int id, uint64_t offset, void *buf
  * polls, a waiting thread lets the node's other threads post their own
  * transfers at once, and whichever polls completes them all; with the lock
  * held through the poll, two threads of a node faulting on remote pages
- * took turns and made fewer faults per second than one. */
+ * took turns and made fewer faults per second than one.  The gets from
+ * views come last, so that they act after everything the batch posted
+ * (a fence's order holds). */
 void net_rma_end(struct net_wait *w)
 {
     net_unlock();
     if (atomic_load(&w->pending) != 0)
         wait_for(w, false);
+    for (size_t i = 0; i < copies.n; i++)
+        memcpy(copies.v[i].to, copies.v[i].from, copies.v[i].len);
+    copies.n = 0;
 }
 
 static void release_regions(void)
 {
     for (int i = 0; i < net.nregions; i++) {
         struct region *r = &net.regions[i];
-        for (int n = 0; n < net.size; n++)
+        for (int n = 0; n < net.size; n++) {
             ucp_rkey_destroy(r->rkey[n]);
+            direct_unmap(r->view[n], r->len);
+        }
         ucp_mem_unmap(net.ctx, r->mem);
+        free(r->view);
         free(r->rkey);
         free(r->remote);
     }

@@ -10,9 +10,11 @@
  * the progress thread each wait for the lock the other holds.  The
  * contexts and what each may hold are in dsm/PROTOCOL.md ("Contexts").
  *
- * Page data moves with one-sided gets from the home's memory: on the
- * shared-memory transports they are real one-sided copies (cma), elsewhere
- * UCX serves them through the target's progress thread.
+ * Page data moves with one-sided gets from the home's memory.  Between
+ * nodes of one host that may share memory, and memory backed by a file,
+ * the reader copies from its own read-only mapping of the file (direct.h);
+ * elsewhere UCX serves them through the target's progress thread (UCX 1.13
+ * emulates gets with active messages on shared memory and tcp alike).
  *
  * Waiting never spins for long: a waiter progresses the worker itself for at
  * most OMPDSM_SPIN_US (a reply usually comes back within that time), then
@@ -72,8 +74,10 @@ void net_send(int dst, uint8_t op, const void *hdr, size_t hdr_len,
  * order, and the id names the region on every node.  With allocate, UCX
  * allocates the memory itself (so that the shared-memory transports can
  * apply remote atomics to it) and *addr receives it; otherwise *addr..len
- * is registered.  net_get and net_atomic_add/or block until done. */
-int net_expose(void **addr, size_t len, bool allocate);
+ * is registered.  Registered memory that maps the start of a file (fd, or
+ * -1) is read by the nodes of this host that may share memory with us
+ * through a read-only mapping of the file (direct.h), not through UCX. */
+int net_expose(void **addr, size_t len, bool allocate, int fd);
 
 /* A batch of one-sided operations, posted under the transport lock and
  * completed together by net_rma_end():

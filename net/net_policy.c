@@ -362,6 +362,25 @@ static bool tls_may_use_tcp(const char *tls)
     return tls[0] == '^' ? !list_names(tls + 1, "tcp") : list_names(tls, "tcp");
 }
 
+/* Does the TLS leave UCX a shared-memory transport (one that moves data
+ * through memory both processes map, or one copies from the other's)? */
+static bool tls_may_share_memory(const char *tls)
+{
+    static const char *const kinds[] = { "posix", "cma", "xpmem", "knem" };
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if (tls[0] == '^' ? !list_names(tls + 1, kinds[i]) : list_names(tls, kinds[i]))
+            return true;
+    return false;
+}
+
+/* Per node, after net_policy_apply: on this host, and shared memory allowed. */
+static bool *shares_memory;
+
+bool net_policy_shares_memory(int node)
+{
+    return shares_memory && shares_memory[node];
+}
+
 static void modify(ucp_config_t *config, const char *name, const char *value)
 {
     ucs_status_t st = ucp_config_modify(config, name, value);
@@ -383,6 +402,10 @@ void net_policy_apply(ucp_config_t *config, int rank, int size)
     char tls[LIST_LEN];
     choose_tls(user_tls, one_host, devices_set, tls);
     modify(config, "TLS", tls);
+    bool may_share = tls_may_share_memory(tls);
+    shares_memory = xcalloc((size_t)size, sizeof *shares_memory);
+    for (int n = 0; n < size; n++)
+        shares_memory[n] = may_share && !strcmp(all[n].key, all[rank].key);
     /* Devices named by the user win.  Otherwise: on one host, loopback (all
      * tcp needs there; naming it also keeps RDMA devices out of a job that
      * shared memory serves); across hosts, the interfaces that reach them. */

@@ -15,11 +15,18 @@
 #ifndef NET_NET_POLICY_H
 #define NET_NET_POLICY_H
 
+#include <stdbool.h>
 #include <ucp/api/ucp.h>
 
 /* Collective (it exchanges host descriptions through the bootstrap when size
  * > 1).  Sets UCX's TLS and NET_DEVICES in config, or stops the node with a
  * message when the user's UCX_TLS asks for what would expose the job. */
 void net_policy_apply(ucp_config_t *config, int rank, int size);
+
+/* Whether node runs on this host (same kernel, network and PID namespace)
+ * and the chosen transports let the two share memory: then this node may
+ * read the memory node exposes directly (net/direct.h).  False before
+ * net_policy_apply. */
+bool net_policy_shares_memory(int node);
 
 #endif
