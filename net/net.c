@@ -71,7 +71,7 @@ struct net_msg_hdr {
 
 struct rndv_buf {
     uint8_t op;
-    size_t len;
+    size_t len, cap;
     char data[];
 };
 
@@ -147,6 +147,36 @@ static void deliver(uint8_t op, void *data, size_t len)
     net.handlers[op]((int)h->src, (char *)data + sizeof *h, len - sizeof *h);
 }
 
+/* The largest rendezvous buffer delivered so far, kept for the next one
+ * (under the transport lock, as every receive is).  Such messages are
+ * diff batches of up to tens of megabytes, one per release: the C library
+ * maps a buffer that large afresh at each allocation, and the kernel zeroed
+ * every page of it before the data could land there (5 % of a NAS FT run
+ * at 2 nodes). */
+static struct rndv_buf *spare;
+
+static struct rndv_buf *rndv_buf_get(size_t len)
+{
+    struct rndv_buf *b = spare;
+    if (b && b->cap >= len) {
+        spare = NULL;
+        return b;
+    }
+    b = xmalloc(sizeof *b + len);
+    b->cap = len;
+    return b;
+}
+
+static void rndv_buf_put(struct rndv_buf *b)
+{
+    if (spare && spare->cap >= b->cap) {
+        free(b);
+        return;
+    }
+    free(spare);
+    spare = b;
+}
+
 /* Requests are released in their completion callbacks: releasing one that
  * is still in flight would also cancel its callback. */
 static void rndv_done(void *request, ucs_status_t status, size_t length, void *user_data)
@@ -156,7 +186,7 @@ static void rndv_done(void *request, ucs_status_t status, size_t length, void *u
     check(status, "rendezvous receive");
     ucp_request_free(request);
     deliver(b->op, b->data, b->len);
-    free(b);
+    rndv_buf_put(b);
 }
 
 static ucs_status_t am_cb(void *arg, const void *header, size_t header_length,
@@ -169,7 +199,7 @@ static ucs_status_t am_cb(void *arg, const void *header, size_t header_length,
         deliver(op, data, length);
         return UCS_OK;
     }
-    struct rndv_buf *b = xmalloc(sizeof *b + length);
+    struct rndv_buf *b = rndv_buf_get(length);
     b->op = op;
     b->len = length;
     ucp_request_param_t p = {
@@ -182,7 +212,7 @@ static ucs_status_t am_cb(void *arg, const void *header, size_t header_length,
         check(UCS_PTR_STATUS(r), "rendezvous receive");
     if (r == NULL) {
         deliver(op, b->data, length);
-        free(b);
+        rndv_buf_put(b);
     }
     return UCS_OK;
 }
@@ -820,6 +850,8 @@ void net_finalize(void)
     while (ucp_worker_progress(net.worker))
         ;
     release_regions();
+    free(spare);
+    spare = NULL;
     close_endpoints();
     ucp_worker_destroy(net.worker);
     ucp_cleanup(net.ctx);
