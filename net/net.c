@@ -8,9 +8,9 @@
  * UCX emulates one-sided operations over active messages on the shared-memory
  * and tcp transports, so a node must keep serving its peers while its
  * application computes (gets from a node of this host whose memory we map
- * are copies by the reader instead, direct.h).  The progress thread does that: it drains the worker,
- * arms the UCX wakeup descriptor and sleeps in epoll until a message arrives
- * or it is told to stop.  It never spins.
+ * are copies by the reader instead, direct.h).  The progress thread does
+ * that: it drains the worker, arms the UCX wakeup descriptor and sleeps in
+ * epoll until a message arrives or it is told to stop.  It never spins.
  *
  * Every message body starts with a net_msg_hdr naming its source node;
  * handlers receive the rest.  Messages that UCX delivers by rendezvous are
@@ -518,10 +518,7 @@ void net_rma_get(struct net_wait *w, int dst, int id, uint64_t offset, void *buf
 {
     struct region *rg = &net.regions[id];
     if (rg->view[dst]) {
-        if (copies.n == copies.cap) {
-            copies.cap = copies.cap ? 2 * copies.cap : 16;
-            copies.v = xrealloc(copies.v, copies.cap * sizeof *copies.v);
-        }
+        copies.v = xgrow(copies.v, &copies.cap, copies.n + 1, sizeof *copies.v);
         copies.v[copies.n++] = (struct copy){ buf, (const char *)rg->view[dst] + offset, len };
         return;
     }
