@@ -116,7 +116,7 @@ static void on_diff(int src, void *body, size_t len)
 
 void dsm_flush_register(void)
 {
-    net_register(OP_DIFF, on_diff);
+    net_register_unlocked(OP_DIFF, on_diff);
 }
 
 /* ---- at the writer ------------------------------------------------------ */

@@ -4,6 +4,8 @@
  * One UCP worker per node, used in SERIALIZED mode under our own mutex.  The
  * mutex is held across ucp_worker_progress(), so message handlers run with it
  * held; a thread-local depth lets a handler send without locking twice.
+ * Large messages for handlers registered to run unlocked wait in `deferred`
+ * until the thread that received them has let the mutex go.
  *
  * UCX emulates one-sided operations over active messages on the shared-memory
  * and tcp transports, so a node must keep serving its peers while its
@@ -19,6 +21,7 @@
 #include "net.h"
 #include "boot.h"
 #include "direct.h"
+#include "msg_buf.h"
 #include "net_policy.h"
 #include "../util/clock.h"
 #include "../util/env.h"
@@ -71,7 +74,7 @@ struct net_msg_hdr {
 
 struct rndv_buf {
     uint8_t op;
-    size_t len, cap;
+    size_t len;
     char data[];
 };
 
@@ -88,6 +91,7 @@ static struct {
     _Atomic uint64_t poll_end;  /* when the last of them stopped, having its reply */
     pthread_mutex_t lock;
     net_handler_t handlers[NET_MAX_OPS];
+    bool unlocked[NET_MAX_OPS];     /* net_register_unlocked */
     struct region regions[NET_MAX_REGIONS];
     int nregions;
     int timer_ms;               /* -1: no timer */
@@ -147,34 +151,57 @@ static void deliver(uint8_t op, void *data, size_t len)
     net.handlers[op]((int)h->src, (char *)data + sizeof *h, len - sizeof *h);
 }
 
-/* The largest rendezvous buffer delivered so far, kept for the next one
- * (under the transport lock, as every receive is).  Such messages are
- * diff batches of up to tens of megabytes, one per release: the C library
- * maps a buffer that large afresh at each allocation, and the kernel zeroed
- * every page of it before the data could land there (5 % of a NAS FT run
- * at 2 nodes). */
-static struct rndv_buf *spare;
+/* Rendezvous messages received for handlers that run without the lock,
+ * waiting for the receiving thread to let it go (under the lock; `n` is
+ * read without it, to look). */
+static struct {
+    struct rndv_buf **v;
+    size_t cap;
+    _Atomic size_t n;
+} deferred;
 
+/* A rendezvous message's bytes: diff batches of up to tens of megabytes,
+ * from kept buffers (msg_buf.h). */
 static struct rndv_buf *rndv_buf_get(size_t len)
 {
-    struct rndv_buf *b = spare;
-    if (b && b->cap >= len) {
-        spare = NULL;
-        return b;
-    }
-    b = xmalloc(sizeof *b + len);
-    b->cap = len;
+    struct rndv_buf *b = msg_buf_get(sizeof *b + len);
+    b->len = len;
     return b;
 }
 
-static void rndv_buf_put(struct rndv_buf *b)
+/* A complete rendezvous message: handled now, under the lock, or queued
+ * for deliver_ready. */
+static void rndv_arrived(struct rndv_buf *b)
 {
-    if (spare && spare->cap >= b->cap) {
-        free(b);
+    if (!net.unlocked[b->op]) {
+        deliver(b->op, b->data, b->len);
+        msg_buf_put(b);
         return;
     }
-    free(spare);
-    spare = b;
+    size_t n = atomic_load(&deferred.n);
+    deferred.v = xgrow(deferred.v, &deferred.cap, n + 1, sizeof *deferred.v);
+    deferred.v[n] = b;
+    atomic_store(&deferred.n, n + 1);
+}
+
+/* Hands the queued messages to their handlers; called by a thread that
+ * progressed the worker, once it has let the lock go.  Says whether there
+ * were any. */
+static bool deliver_ready(void)
+{
+    if (atomic_load(&deferred.n) == 0)
+        return false;
+    net_lock();
+    size_t n = atomic_load(&deferred.n);
+    struct rndv_buf *todo[n];
+    memcpy(todo, deferred.v, n * sizeof *todo);
+    atomic_store(&deferred.n, 0);
+    net_unlock();
+    for (size_t i = 0; i < n; i++) {
+        deliver(todo[i]->op, todo[i]->data, todo[i]->len);
+        msg_buf_put(todo[i]);
+    }
+    return true;
 }
 
 /* Requests are released in their completion callbacks: releasing one that
@@ -182,11 +209,9 @@ static void rndv_buf_put(struct rndv_buf *b)
 static void rndv_done(void *request, ucs_status_t status, size_t length, void *user_data)
 {
     (void)length;
-    struct rndv_buf *b = user_data;
     check(status, "rendezvous receive");
     ucp_request_free(request);
-    deliver(b->op, b->data, b->len);
-    rndv_buf_put(b);
+    rndv_arrived(user_data);
 }
 
 static ucs_status_t am_cb(void *arg, const void *header, size_t header_length,
@@ -201,7 +226,6 @@ static ucs_status_t am_cb(void *arg, const void *header, size_t header_length,
     }
     struct rndv_buf *b = rndv_buf_get(length);
     b->op = op;
-    b->len = length;
     ucp_request_param_t p = {
         .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
         .cb.recv_am = rndv_done,
@@ -210,10 +234,8 @@ static ucs_status_t am_cb(void *arg, const void *header, size_t header_length,
     ucs_status_ptr_t r = ucp_am_recv_data_nbx(net.worker, data, b->data, length, &p);
     if (UCS_PTR_IS_ERR(r))
         check(UCS_PTR_STATUS(r), "rendezvous receive");
-    if (r == NULL) {
-        deliver(op, b->data, length);
-        rndv_buf_put(b);
-    }
+    if (r == NULL)
+        rndv_arrived(b);
     return UCS_OK;
 }
 
@@ -236,6 +258,12 @@ void net_register(uint8_t op, net_handler_t handler)
     net_unlock();
 }
 
+void net_register_unlocked(uint8_t op, net_handler_t handler)
+{
+    net_register(op, handler);
+    net.unlocked[op] = true;
+}
+
 /* ---- sending ------------------------------------------------------------ */
 
 static void kick_progress_thread(void)
@@ -253,14 +281,14 @@ static void send_done(void *request, ucs_status_t status, void *user_data)
     if (status != UCS_ERR_CANCELED)
         check(status, "active message send");
     ucp_request_free(request);
-    free(user_data);
+    msg_buf_put(user_data);
 }
 
 void net_send(int dst, uint8_t op, const void *hdr, size_t hdr_len,
               const void *payload, size_t payload_len)
 {
     size_t len = sizeof(struct net_msg_hdr) + hdr_len + payload_len;
-    char *buf = xmalloc(len);
+    char *buf = msg_buf_get(len);
     *(struct net_msg_hdr *)buf = (struct net_msg_hdr){ .src = (uint32_t)net.rank };
     if (hdr_len)
         memcpy(buf + sizeof(struct net_msg_hdr), hdr, hdr_len);
@@ -278,7 +306,7 @@ void net_send(int dst, uint8_t op, const void *hdr, size_t hdr_len,
         dsm_fatal("sending to node %d failed: %s", dst, ucs_status_string(UCS_PTR_STATUS(r)));
     net_unlock();
     if (r == NULL) {
-        free(buf);
+        msg_buf_put(buf);
     } else {
         /* The send is queued inside UCX and needs more progress; whoever
          * progressed until now (a waiting thread, or a handler's caller)
@@ -313,6 +341,7 @@ static void drain_and_arm(void)
     } while ((st = ucp_worker_arm(net.worker)) == UCS_ERR_BUSY);
     net_unlock();
     check(st, "ucp_worker_arm");
+    deliver_ready();
 }
 
 /* A polling thread offers its CPU (sched_yield) every SPIN_YIELD polls or
@@ -395,6 +424,7 @@ void net_poll(void)
         ucp_worker_progress(net.worker);
         lock_depth--;
         pthread_mutex_unlock(&net.lock);
+        deliver_ready();
     }
 }
 
@@ -661,8 +691,10 @@ static void *progress_main(void *arg)
             ;
         ucs_status_t st = ucp_worker_arm(net.worker);
         net_unlock();
-        if (st == UCS_ERR_BUSY)
+        if (deliver_ready() || st == UCS_ERR_BUSY) {
+            woken = true;
             continue;
+        }
         check(st, "ucp_worker_arm");
         if (atomic_load(&net.stop))
             break;
@@ -833,6 +865,7 @@ void net_flush(void)
         ucp_request_free(r);
     }
     net_unlock();
+    deliver_ready();
 }
 
 void net_finalize(void)
@@ -846,9 +879,12 @@ void net_finalize(void)
     net_lock();
     while (ucp_worker_progress(net.worker))
         ;
+    net_unlock();
+    deliver_ready();
+    net_lock();
     release_regions();
-    free(spare);
-    spare = NULL;
+    free(deferred.v);
+    msg_buf_release_all();
     close_endpoints();
     ucp_worker_destroy(net.worker);
     ucp_cleanup(net.ctx);

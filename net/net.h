@@ -59,6 +59,15 @@ void net_finalize(void);
  * numbers the protocol's from 3. */
 void net_register(uint8_t op, net_handler_t handler);
 
+/* As net_register, for a handler that may run without the transport lock,
+ * at the same time as other handlers (it takes the locks it needs): a
+ * large message for it (one UCX delivers by rendezvous) is handled after
+ * the thread that received it lets the lock go, so that this node's other
+ * threads may send and progress meanwhile.  The diff batches of a release
+ * take milliseconds to apply; under the lock the node's own release could
+ * not send its batch until they were applied. */
+void net_register_unlocked(uint8_t op, net_handler_t handler);
+
 /* Has the progress thread call fn (outside the transport lock) at least
  * every period_ms milliseconds, and after every wake-up.  Before
  * net_start(). */
