@@ -193,15 +193,17 @@ static bool deliver_ready(void)
         return false;
     net_lock();
     size_t n = atomic_load(&deferred.n);
-    struct rndv_buf *todo[n];
-    memcpy(todo, deferred.v, n * sizeof *todo);
+    struct rndv_buf **todo = deferred.v;
+    deferred.v = NULL;
+    deferred.cap = 0;
     atomic_store(&deferred.n, 0);
     net_unlock();
     for (size_t i = 0; i < n; i++) {
         deliver(todo[i]->op, todo[i]->data, todo[i]->len);
         msg_buf_put(todo[i]);
     }
-    return true;
+    free(todo);
+    return n > 0;
 }
 
 /* Requests are released in their completion callbacks: releasing one that
