@@ -478,6 +478,7 @@ static void apply_notices(void)
         writers[i] = pending.notes[i].writer;
     }
     dsm_invalidate(pages, writers, pending.n);
+    dsm_ps_forget_shares(pages, writers, pending.n);
     free(pages);
     free(writers);
     free(pending.notes);
@@ -503,7 +504,7 @@ static void *barrier(const void *payload, size_t plen, size_t *out_len)
     uint64_t t0 = dsm_now_ns();
     dsm_flush_output();
     struct dsm_plist rel = { 0 }, bar = { 0 };
-    dsm_release(&rel);
+    dsm_release(&rel, true);
     dsm_plist_free(&rel);
     dsm_lock_settle();
     dsm_bar_take(&bar);

@@ -53,6 +53,8 @@ enum dsm_flag {
     PF_CNT = 1 << 5,      /* in the list of pages faulted on in this migrate region */
     PF_HOT = 1 << 6,      /* not at the home: kept writable across releases, its twin
                              refreshed at each (flush.c) */
+    PF_HELD = 1 << 7,     /* not at the home: this node fetched the page before (a hint
+                             for read-ahead, fault.c; SHARER may be cleared since) */
 };
 
 #define DSM_MAX_SEGS 4
@@ -202,6 +204,7 @@ void dsm_count_fault(uint64_t page, bool write);
 void dsm_plist_add(struct dsm_plist *l, uint64_t page);
 void dsm_plist_take(struct dsm_plist *from, struct dsm_plist *to);
 void dsm_plist_sort(struct dsm_plist *l);
+bool dsm_plist_has(const struct dsm_plist *sorted, uint64_t page);
 void dsm_plist_free(struct dsm_plist *l);
 
 /* home.c */
@@ -217,8 +220,10 @@ void dsm_fault_remove(void);
 void dsm_fault(uint64_t page, bool write);
 
 /* flush.c: publishes this node's writes at the homes; returns, sorted, the
- * pages written since the previous release. */
-void dsm_release(struct dsm_plist *written);
+ * pages written since the previous release.  `barrier`: the release of a
+ * barrier, whose notices every node applies (pages written here at their
+ * home are unshared, dsm_ps_home_unshare). */
+void dsm_release(struct dsm_plist *written, bool barrier);
 /* Sends op with a batch_hdr + batches[n] to every node n with counts[n]
  * entries, and waits until each has answered net_send_done(cookie) once
  * it has applied them (OP_DIFF, and home migration's OP_MIG_COUNTS). */

@@ -74,7 +74,7 @@ static uint64_t claim_readahead(uint64_t page, int home, uint64_t max, bool swee
         struct dsm_stripe *s = dsm_stripe(q);
         dsm_lock(&s->mu);
         bool ok = dsm.state[q] == PG_INVALID
-               && (sweep || dsm_flag(q, PF_SHARER)) && !dsm_flag(q, PF_BUSY);
+               && (sweep || dsm_flag(q, PF_HELD)) && !dsm_flag(q, PF_BUSY);
         if (ok)
             dsm_ps_claim(q);
         dsm_unlock(&s->mu);

@@ -184,19 +184,20 @@ void dsm_send_batches(uint8_t op, const struct dsm_buf *batches, const uint64_t 
 /* Home pages written with no notice because nobody else held them: if a
  * node has registered as a sharer of one since, the home may have written
  * it after that node read it, so the page is announced as written (and
- * write-protected, like every announced page). */
-static void catch_new_sharers(void)
+ * write-protected, like every announced page, even at a barrier: the home
+ * may not write it again, and a page read by others every interval would
+ * otherwise be announced, and fetched again, at every one); `found`, sorted. */
+static void catch_new_sharers(struct dsm_plist *found)
 {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     uint64_t gen = __atomic_load_n(&dsm.sharers[0], __ATOMIC_SEQ_CST);
     if (gen == dsm.sharers_seen)
         return;
     dsm.sharers_seen = gen;
-    struct dsm_plist found = { 0 };
-    dsm_ps_unwatch_shared(&found);
-    for (size_t i = 0; i < found.n; i++)
-        dsm_note_written(found.pages[i]);
-    dsm_plist_free(&found);
+    dsm_ps_unwatch_shared(found);
+    for (size_t i = 0; i < found->n; i++)
+        dsm_note_written(found->pages[i]);
+    dsm_plist_sort(found);
 }
 
 /* At an acquire: the pages fetched since our registration was last
@@ -340,8 +341,10 @@ static bool home_changed(uint64_t page)
 /* Diffs every hot page (compares one hot at its home, here, with its
  * snapshot), refreshes the twins of those written and cools those idle for
  * too long; forgets pages that stopped being hot (dropped, or cooled by a
- * migration). */
-static void diff_hot(struct dsm_plist *written, struct dsm_buf *batches, uint64_t *counts)
+ * migration).  At a barrier a page hot at its home that changed goes to
+ * `unshare` instead. */
+static void diff_hot(struct dsm_plist *written, struct dsm_buf *batches, uint64_t *counts, bool barrier,
+                     struct dsm_plist *unshare)
 {
     size_t kept = 0;
     for (size_t i = 0; i < hot.n; i++) {
@@ -354,6 +357,10 @@ static void diff_hot(struct dsm_plist *written, struct dsm_buf *batches, uint64_
                 dsm_ps_hot_refresh(h.page);
             hot_written(h.page, written);
             h.idle = 0;
+            if (home && barrier) {
+                dsm_plist_add(unshare, h.page);
+                continue;
+            }
         } else if (++h.idle >= (home ? HOME_HOT_IDLE_MAX : HOT_IDLE_MAX)) {
             dsm_cool(h.page);
             continue;
@@ -426,26 +433,40 @@ static struct dsm_buf *kept_batches(void)
     return batches;
 }
 
-static void release(struct dsm_plist *written)
+/* A page written at its home that this release may unshare: a barrier's,
+ * writable, not pinned, noted by the home's own write (not by a new sharer,
+ * `caught`, sorted). */
+static bool may_unshare(uint64_t page, bool barrier, const struct dsm_plist *caught)
+{
+    return barrier && dsm_home_of(page) == dsm.node && dsm.state[page] == PG_RW && !dsm_pinned(page)
+        && !dsm_plist_has(caught, page);
+}
+
+static void release(struct dsm_plist *written, bool barrier)
 {
     __atomic_store_n(&releases, releases + 1, __ATOMIC_RELAXED);
-    catch_new_sharers();
+    struct dsm_plist caught = { 0 };
+    catch_new_sharers(&caught);
     check_pinned();
     dsm_register_fresh();
     dsm_lock(&dsm.lists_mu);
     dsm_plist_take(&dsm.rel, written);
     dsm_unlock(&dsm.lists_mu);
-    if (written->n == 0 && hot.n == 0)
+    if (written->n == 0 && hot.n == 0) {
+        dsm_plist_free(&caught);
         return;
+    }
     dsm_plist_sort(written);
     /* Pinned pages are announced but never protected nor diffed here; nor
      * are pages hot already (an atomic run at its home notes a page
      * without its fault): diff_hot() takes care of them. */
-    struct dsm_plist prot = { 0 }, keep = { 0 };
+    struct dsm_plist prot = { 0 }, keep = { 0 }, unshare = { 0 };
     for (size_t i = 0; i < written->n; i++) {
         uint64_t p = written->pages[i];
         if ((dsm_pinned(p) && dsm_home_of(p) == dsm.node) || dsm_flag(p, PF_HOT))
             dsm_rel_done(p);
+        else if (may_unshare(p, barrier, &caught))
+            dsm_plist_add(&unshare, p);
         else if (may_stay_hot(p))
             dsm_plist_add(&keep, p);
         else
@@ -455,7 +476,11 @@ static void release(struct dsm_plist *written)
 
     struct dsm_buf *batches = kept_batches();
     uint64_t *counts = xcalloc((size_t)dsm.nodes, sizeof *counts);
-    diff_hot(written, batches, counts);
+    diff_hot(written, batches, counts, barrier, &unshare);
+    for (size_t i = 0; i < unshare.n; i++) {
+        dsm_rel_done(unshare.pages[i]);
+        dsm_ps_home_unshare(unshare.pages[i]);
+    }
     for (size_t i = 0; i < keep.n; i++)
         diff_keep(keep.pages[i], batches, counts);
     bool settle_later = dsm.app_threads > 1;
@@ -470,6 +495,8 @@ static void release(struct dsm_plist *written)
         publish_one(prot.pages[i]);
     dsm_plist_free(&prot);
     dsm_plist_free(&keep);
+    dsm_plist_free(&unshare);
+    dsm_plist_free(&caught);
     dsm_plist_sort(written);
     log_for_locks(written);
     free(counts);
@@ -477,9 +504,9 @@ static void release(struct dsm_plist *written)
 
 static pthread_mutex_t release_mu = PTHREAD_MUTEX_INITIALIZER;
 
-void dsm_release(struct dsm_plist *written)
+void dsm_release(struct dsm_plist *written, bool barrier)
 {
     dsm_lock(&release_mu);
-    release(written);
+    release(written, barrier);
     dsm_unlock(&release_mu);
 }

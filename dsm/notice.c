@@ -172,7 +172,7 @@ size_t dsm_release_push(bool wait)
 {
     struct dsm_plist written = { 0 };
     dsm_lock(&push_mu);
-    dsm_release(&written);
+    dsm_release(&written, false);
     size_t n = written.n;
     dsm_notice_push(written.pages, written.n, wait);
     dsm_unlock(&push_mu);

@@ -92,6 +92,11 @@ void dsm_plist_sort(struct dsm_plist *l)
         qsort(l->pages, l->n, sizeof *l->pages, cmp_u64);
 }
 
+bool dsm_plist_has(const struct dsm_plist *sorted, uint64_t page)
+{
+    return sorted->n && bsearch(&page, sorted->pages, sorted->n, sizeof page, cmp_u64);
+}
+
 void dsm_plist_free(struct dsm_plist *l)
 {
     free(l->pages);

@@ -55,6 +55,8 @@ const struct dsm_ps_rule dsm_ps_rules[] = {
     { DSM_EV_PUBLISH,        ANY,     BUSY,        HOT,              PG_RO,       0,           BUSY | TWIN | HOT },
     { DSM_EV_KEEP_HOT,       RW,      TWIN,        BUSY | HOT,       PG_RW,       TWIN | HOT,  BUSY },
     { DSM_EV_HOME_KEEP_HOT,  RW,      0,           BUSY | HRW | HOT | TWIN, PG_RW, TWIN | HOT, BUSY },
+    { DSM_EV_UNSHARE,        RW,      0,           BUSY | HRW,       PG_RW,       0,           BUSY | TWIN | HOT },
+    { DSM_EV_UNREGISTERED,   ANY,     SHARER,      0,                DSM_PS_SAME, 0,           SHARER },
     { DSM_EV_HOT_REFRESH,    RW,      TWIN | HOT,  BUSY,             PG_RW,       TWIN | HOT,  BUSY },
     { DSM_EV_COOL,           RW,      TWIN | HOT,  BUSY,             PG_RO,       0,           BUSY | TWIN | HOT },
     { DSM_EV_DROP_HOT,       RW,      TWIN | HOT,  BUSY,             PG_RW,       0,           TWIN | HOT },
@@ -83,6 +85,8 @@ static const char *const event_names[DSM_EV_COUNT] = {
     [DSM_EV_PUBLISH] = "publish",
     [DSM_EV_KEEP_HOT] = "keep-hot",
     [DSM_EV_HOME_KEEP_HOT] = "home-keep-hot",
+    [DSM_EV_UNSHARE] = "unshare",
+    [DSM_EV_UNREGISTERED] = "unregistered",
     [DSM_EV_HOT_REFRESH] = "hot-refresh",
     [DSM_EV_COOL] = "cool",
     [DSM_EV_DROP_HOT] = "drop-hot",
@@ -163,7 +167,8 @@ struct snap {
 #ifdef OMPDSM_CHECKING
 static struct snap snap(uint64_t page)
 {
-    uint8_t f = __atomic_load_n(&dsm.flags[page], __ATOMIC_RELAXED) & DSM_PS_TRACKED;
+    /* DSM_PS_TWIN shares its bit with PF_HELD, which the table leaves out. */
+    uint8_t f = __atomic_load_n(&dsm.flags[page], __ATOMIC_RELAXED) & (DSM_PS_TRACKED & ~DSM_PS_TWIN);
     return (struct snap){ dsm.state[page], (uint8_t)(f | (dsm.twin[page] ? DSM_PS_TWIN : 0)) };
 }
 
@@ -281,6 +286,7 @@ void dsm_ps_claim(uint64_t page)
  * release). */
 void dsm_ps_fetched(uint64_t page)
 {
+    dsm_flag_set(page, PF_HELD);
     if (dsm_flag(page, PF_SHARER))
         return;
     struct snap b = before(page);
@@ -504,6 +510,46 @@ void dsm_ps_keep_hot(uint64_t page)
 void dsm_ps_home_keep_hot(uint64_t page)
 {
     keep_hot(page, DSM_EV_HOME_KEEP_HOT);
+}
+
+/* At the home, a page it wrote and a barrier announces: every other node
+ * drops its copy at that barrier (nobody can fetch one meanwhile: they are
+ * all in it), so nobody holds one after it.  The sharer bit is cleared and
+ * the page stays writable, watched like one nobody held: the home writes it
+ * again with no fault and no comparison, and a node that fetches it later
+ * registers, which makes the page noted at the home's next release.  A
+ * registration that lands before the bit is cleared is of a copy the
+ * barrier drops. */
+void dsm_ps_home_unshare(uint64_t page)
+{
+    struct dsm_stripe *s = dsm_stripe(page);
+    dsm_lock(&s->mu);
+    dsm_lock(&dsm.lists_mu);
+    struct snap b = before(page);
+    __atomic_fetch_and(&dsm.sharers[1 + page / 64], ~(1ULL << (page % 64)), __ATOMIC_SEQ_CST);
+    if (dsm.twin[page])
+        drop_twin(page);
+    dsm_flag_clear(page, PF_HOT);
+    after(page, DSM_EV_UNSHARE, b);
+    watch_locked(page);
+    dsm_unlock(&dsm.lists_mu);
+    dsm_unlock(&s->mu);
+}
+
+void dsm_ps_forget_shares(const uint64_t *pages, const int32_t *writers, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t page = pages[i];
+        int home = (int)dsm.home[page] - 1;     /* -1: not known */
+        if (home < 0 || home == dsm.node || (writers[i] != home && writers[i] != -1) || !dsm_flag(page, PF_SHARER))
+            continue;
+        struct dsm_stripe *s = dsm_stripe(page);
+        dsm_lock(&s->mu);
+        struct snap b = before(page);
+        dsm_flag_clear(page, PF_SHARER);
+        after(page, DSM_EV_UNREGISTERED, b);
+        dsm_unlock(&s->mu);
+    }
 }
 
 void dsm_ps_hot_refresh(uint64_t page)

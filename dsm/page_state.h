@@ -35,6 +35,8 @@ enum dsm_event {
     DSM_EV_PUBLISH,         /* diffed at a release: read-only, twin dropped */
     DSM_EV_KEEP_HOT,        /* diffed at a release, stays writable (HOT) */
     DSM_EV_HOME_KEEP_HOT,   /* written at its home, shared: stays writable with a snapshot (HOT) */
+    DSM_EV_UNSHARE,         /* written at its home, announced by a barrier: nobody holds it now */
+    DSM_EV_UNREGISTERED,    /* elsewhere: its home announced its own write at a barrier, and unshared it */
     DSM_EV_HOT_REFRESH,     /* a hot page diffed: its twin refreshed */
     DSM_EV_COOL,            /* a hot page stops being one: read-only */
     DSM_EV_DROP_HOT,        /* a hot page about to be invalidated drops its twin */
@@ -114,6 +116,14 @@ void dsm_ps_keep_hot(uint64_t page);
 /* Stripe lock held: a shared page its home wrote in this interval stays
  * writable; its twin becomes a snapshot, compared at each release. */
 void dsm_ps_home_keep_hot(uint64_t page);
+/* At a barrier: a page written at its home, RW, nobody else to hold it
+ * after the barrier: sharer bit cleared, writable, watched. */
+void dsm_ps_home_unshare(uint64_t page);
+/* At a barrier or wake: of the announced pages, those homed elsewhere that
+ * their home may have written (writers[i] is the home, or -1: several) may
+ * have been unshared there; this node is no longer registered as holding
+ * them, and its next fetch of one registers again. */
+void dsm_ps_forget_shares(const uint64_t *pages, const int32_t *writers, size_t n);
 /* A hot page's diff was taken: its twin becomes its contents. */
 void dsm_ps_hot_refresh(uint64_t page);
 /* A hot page (PF_HOT) stops being kept writable: read-only, its twin
