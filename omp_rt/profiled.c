@@ -595,6 +595,74 @@ static double deviation(const uint64_t *ns, int nodes, int *who)
     return dev;
 }
 
+/* Each node's share of the time of the ring's executions k in [from, to)
+ * (0: the oldest kept). */
+static void shares(const struct site *s, unsigned from, unsigned to, double *share)
+{
+    double total = 0;
+    for (int i = 0; i < s->nodes; i++) {
+        share[i] = 0;
+        for (unsigned k = from; k < to; k++) {
+            unsigned at = (s->next + s->window - s->filled + k) % s->window;
+            share[i] += (double)s->win_ns[(size_t)at * (size_t)s->nodes + (size_t)i];
+        }
+        total += share[i];
+    }
+    for (int i = 0; i < s->nodes && total > 0; i++)
+        share[i] /= total;
+}
+
+/* Whether the nodes' speeds changed within the ring: a node's share of the
+ * time over the last `recent` executions differs from its share over the
+ * ones before by more than twice the base threshold, relatively (a load
+ * that starts or ends on one node: a node freed of a half-speed load goes
+ * from half the time to a third).  The ring then still holds many
+ * executions at the old speeds, and the sums over it would take as many
+ * executions to show the new ones (measured: 16 to 26 executions after a
+ * load ended, with the blocks where the load had put them). */
+static bool speeds_changed(const struct site *s, unsigned recent)
+{
+    if (s->filled < 2 * recent)
+        return false;
+    double before[s->nodes], now[s->nodes];
+    shares(s, 0, s->filled - recent, before);
+    shares(s, s->filled - recent, s->filled, now);
+    for (int i = 0; i < s->nodes; i++) {
+        double d = before[i] > 0 ? (now[i] - before[i]) / before[i] : 0;
+        if (d > 2 * omp_profiled.alpha || -d > 2 * omp_profiled.alpha)
+            return true;
+    }
+    return false;
+}
+
+/* Keeps only the ring's last `recent` executions, and starts the threshold,
+ * the step and the boundaries' last moves afresh: raised and shortened by
+ * the turns of the old speeds, they would hold the blocks back from the
+ * new ones; the next move is a first one, which goes all the way to the
+ * split measured if that promises twice the threshold. */
+static void keep_recent(struct site *s, unsigned recent)
+{
+    size_t row = (size_t)s->nodes;
+    uint64_t ns[recent * row], iters[recent * row];
+    uint8_t loop[recent];
+    for (unsigned k = 0; k < recent; k++) {
+        unsigned at = (s->next + s->window - recent + k) % s->window;
+        memcpy(&ns[k * row], &s->win_ns[at * row], row * sizeof *ns);
+        memcpy(&iters[k * row], &s->win_iters[at * row], row * sizeof *iters);
+        loop[k] = s->win_loop[at];
+    }
+    memcpy(s->win_ns, ns, sizeof ns);
+    memcpy(s->win_iters, iters, sizeof iters);
+    memcpy(s->win_loop, loop, sizeof loop);
+    s->filled = recent;
+    s->next = recent % s->window;
+    double floor = s->settled ? SETTLED * omp_profiled.alpha : omp_profiled.alpha;
+    s->alpha = s->alpha < floor ? s->alpha : floor;
+    s->step = 0.5;
+    s->calm_since = s->done;
+    memset(s->moved, 0, ((size_t)s->nodes + 1) * sizeof *s->moved);
+}
+
 /* The blocks or the homes changed: the ring starts again, and each loop's
  * next execution is a warm-up. */
 static void restart_measuring(struct site *s)
@@ -774,6 +842,9 @@ static void settle_execution(struct site *s)
         return;
     if (s->before && judge(s) != KEPT)
         return;
+    unsigned lately = omp_profiled.hold * (s->nloops ? s->nloops : 1);
+    if (lately < s->window / 2 && speeds_changed(s, lately))
+        keep_recent(s, lately);
     uint64_t sum[nodes], iters;
     for (int i = 0; i < nodes; i++)
         ring_totals(s, i, -1, &sum[i], &iters);
