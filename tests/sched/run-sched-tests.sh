@@ -17,7 +17,8 @@
 #               of the hog's start (half speed: 0.5 is the balance, alpha
 #               tolerates up to about 0.6), and at least 0.75 within 32
 #               executions of its end and at the last execution (measured
-#               here: 13-16 and 21-26; CI saw 25 against a bound of 24);
+#               here: 11-14 and 15-17, 21-26 before the ring kept only
+#               recent executions after a change of speeds);
 #   textbook    the textbook Jacobi (tests/sched/profiled_textbook.c: the
 #               master initialises, each loop is its own `parallel for`,
 #               the update's rows 1..N-2 and the copy's 0..N-1) with node 1
