@@ -164,11 +164,11 @@ static void release_readahead(uint64_t page, uint64_t n)
  * not counted for migration until they are diffed (counted, they moved
  * homes the wrong way in the ADI solver, whose sweeps write fewer of them:
  * 15 % slower at 2 nodes; NAS FT's write faults at 2 nodes: 106,000 ->
- * 71,000 per node, most of the rest the first touches of its setup).  Only pages
- * this node wrote at one of its last releases: it writes them again, while
- * a sweep's first pass, or its end, may run into pages other nodes write
- * (the next rows, the next array), which would be announced as written and
- * pull their homes the wrong way. */
+ * 71,000 per node, most of the rest the first touches of its setup).
+ * Only pages this node wrote at one of its last releases: it writes them
+ * again, while a sweep's first pass, or its end, may run into pages other
+ * nodes write (the next rows, the next array), which would be announced
+ * as written and pull their homes the wrong way. */
 static __thread uint64_t write_end;
 
 /* Per page: how many pages were read ahead with it, while it has not been
@@ -208,10 +208,11 @@ static void write_ahead(uint64_t page, int home, uint64_t max, bool count)
     uint64_t n = q - page - 1;
     if (n) {
         dsm_ps_write_ahead(page + 1, n);
-        for (uint64_t i = 1; i <= n && count; i++)
-            dsm_count_fault(page + i, true);
-        if (count)
+        if (count) {
+            for (uint64_t i = 1; i <= n; i++)
+                dsm_count_fault(page + i, true);
             __atomic_fetch_add(&dsm.remote_writes, n, __ATOMIC_RELAXED);
+        }
     }
     write_end = q;
 }

@@ -541,7 +541,8 @@ void dsm_ps_forget_shares(const uint64_t *pages, const int32_t *writers, size_t 
     for (size_t i = 0; i < n; i++) {
         uint64_t page = pages[i];
         int home = (int)dsm.home[page] - 1;     /* -1: not known */
-        if (home < 0 || home == dsm.node || (writers[i] != home && writers[i] != -1) || !dsm_flag(page, PF_SHARER))
+        bool home_wrote = writers[i] == home || writers[i] == -1;
+        if (home < 0 || home == dsm.node || !home_wrote || !dsm_flag(page, PF_SHARER))
             continue;
         struct dsm_stripe *s = dsm_stripe(page);
         dsm_lock(&s->mu);

@@ -595,6 +595,19 @@ static double deviation(const uint64_t *ns, int nodes, int *who)
     return dev;
 }
 
+/* The threshold a raised one comes back to: alpha, or SETTLED alpha at a
+ * site settled at equal blocks. */
+static double alpha_floor(const struct site *s)
+{
+    return s->settled ? SETTLED * omp_profiled.alpha : omp_profiled.alpha;
+}
+
+/* The row of the ring's k-th oldest execution kept. */
+static size_t ring_row(const struct site *s, unsigned k)
+{
+    return (size_t)((s->next + s->window - s->filled + k) % s->window) * (size_t)s->nodes;
+}
+
 /* Each node's share of the time of the ring's executions k in [from, to)
  * (0: the oldest kept). */
 static void shares(const struct site *s, unsigned from, unsigned to, double *share)
@@ -602,10 +615,8 @@ static void shares(const struct site *s, unsigned from, unsigned to, double *sha
     double total = 0;
     for (int i = 0; i < s->nodes; i++) {
         share[i] = 0;
-        for (unsigned k = from; k < to; k++) {
-            unsigned at = (s->next + s->window - s->filled + k) % s->window;
-            share[i] += (double)s->win_ns[(size_t)at * (size_t)s->nodes + (size_t)i];
-        }
+        for (unsigned k = from; k < to; k++)
+            share[i] += (double)s->win_ns[ring_row(s, k) + (size_t)i];
         total += share[i];
     }
     for (int i = 0; i < s->nodes && total > 0; i++)
@@ -646,18 +657,17 @@ static void keep_recent(struct site *s, unsigned recent)
     uint64_t ns[recent * row], iters[recent * row];
     uint8_t loop[recent];
     for (unsigned k = 0; k < recent; k++) {
-        unsigned at = (s->next + s->window - recent + k) % s->window;
-        memcpy(&ns[k * row], &s->win_ns[at * row], row * sizeof *ns);
-        memcpy(&iters[k * row], &s->win_iters[at * row], row * sizeof *iters);
-        loop[k] = s->win_loop[at];
+        size_t at = ring_row(s, s->filled - recent + k);
+        memcpy(&ns[k * row], &s->win_ns[at], row * sizeof *ns);
+        memcpy(&iters[k * row], &s->win_iters[at], row * sizeof *iters);
+        loop[k] = s->win_loop[at / row];
     }
     memcpy(s->win_ns, ns, sizeof ns);
     memcpy(s->win_iters, iters, sizeof iters);
     memcpy(s->win_loop, loop, sizeof loop);
     s->filled = recent;
     s->next = recent % s->window;
-    double floor = s->settled ? SETTLED * omp_profiled.alpha : omp_profiled.alpha;
-    s->alpha = s->alpha < floor ? s->alpha : floor;
+    s->alpha = alpha_floor(s);
     s->step = 0.5;
     s->calm_since = s->done;
     memset(s->moved, 0, ((size_t)s->nodes + 1) * sizeof *s->moved);
@@ -852,7 +862,7 @@ static void settle_execution(struct site *s)
      * shortened step come back halfway towards their start. */
     if (s->done - s->calm_since >= CALM) {
         s->calm_since = s->done;
-        double floor = s->settled ? SETTLED * omp_profiled.alpha : omp_profiled.alpha;
+        double floor = alpha_floor(s);
         s->alpha = s->alpha / 2 > floor ? s->alpha / 2 : floor;
         s->step = s->step * 2 < 0.5 ? s->step * 2 : 0.5;
     }
