@@ -51,11 +51,13 @@
  * Moves go halfway; a site's first move goes all the way to the split
  * measured if that promises to save twice alpha (the equal blocks it
  * starts from were a guess, not a measurement, and every move costs page
- * traffic, so a large imbalance is best corrected at once).  A boundary
- * that turns back means a move overshot (noise, or a node whose speed
- * depends on its load, as under a CPU quota): the step halves again and
- * the threshold doubles (up to 4 alpha); after CALM executions without a
- * change they come back halfway.  So blocks cannot thrash.  On a DSM every
+ * traffic, so a large imbalance is best corrected at once), and waits for
+ * half a ring.  A boundary that turns back within its last move means
+ * that move overshot (noise, or a node whose speed depends on its load,
+ * as under a CPU quota): the step halves again and the threshold doubles
+ * (up to 4 alpha); after CALM executions without a change they come back
+ * halfway.  So blocks cannot thrash.  A change of load is followed as the
+ * first move is (repartition(), speeds_changed()).  On a DSM every
  * move costs page traffic (the iterations that change node bring their
  * pages' faults, twins and diffs with them until the homes follow), so
  * moves smaller than half the threshold of a block are not made, and the
@@ -132,6 +134,7 @@ struct site {
     bool trial;                 /* the change being judged is a return to equal blocks */
     bool settled;               /* equal blocks did as well: the threshold stays raised */
     unsigned changes, undone;   /* changes of the blocks; of them, undone (for OMPDSM_STATS) */
+    unsigned shifts;            /* changes of the nodes' speeds seen (speeds_changed()) */
     uint64_t *before;           /* the blocks before the last change, while it is judged */
     double before_cost[LOOPS];  /* the cost of an execution of each loop on them */
     unsigned before_count[LOOPS];
@@ -541,25 +544,31 @@ static bool repartition(struct site *s)
      * that step overshot (noise, or a node whose speed depends on its
      * load, as under a CPU quota): this step and the next are half as
      * long, and the next move needs twice the deviation
-     * (settle_execution() lowers it again after a calm spell).  One that
-     * turns back further than it came follows a change of load (a node
-     * freed of a load it had), which is followed as promptly as the load
-     * was; except where nodes share CPUs, whose speeds depend on the
-     * blocks themselves: there every turn back counts as an overshoot. */
-    int dirs[nodes + 1];
-    bool flipped = false, first = true;
+     * (settle_execution() lowers it again after a calm spell).  Except
+     * where nodes share CPUs, whose speeds depend on the blocks
+     * themselves, a move follows a change of load, and goes all the way
+     * to the split measured if that promises twice the threshold, when
+     * each boundary turns back further than it came (a node freed of a
+     * load it had), or undoes most of a move that went all the way (the
+     * load that move followed ended), or goes on the way such a move went
+     * (its split was measured over executions partly before the change,
+     * and fell short).  So does the first move: the equal blocks were a
+     * guess, and each move costs page traffic. */
+    bool flipped = false, first = true, follows = !prof.cpus_shared;
     for (int i = 1; i < nodes; i++) {
         double now = (double)s->bounds[i] / (double)omp_profiled.min;
         double back = (best[i] - now) * (double)omp_profiled.min;
-        dirs[i] = best[i] > now ? 1 : best[i] < now ? -1 : 0;
-        bool within = (back < 0 ? -back : back) <= (double)llabs(s->moved[i]);
-        flipped |= dirs[i] * s->moved[i] < 0 && (within || prof.cpus_shared);
+        double went = (double)llabs(s->moved[i]);
+        int dir = best[i] > now ? 1 : best[i] < now ? -1 : 0;
+        bool reversed = dir * s->moved[i] < 0;
+        bool within = (back < 0 ? -back : back) <= went;
+        flipped |= reversed && (within || prof.cpus_shared);
         first &= s->moved[i] == 0;
+        bool most = (back < 0 ? -back : back) >= went * 3 / 4;
+        follows &= reversed ? !within || (s->jumped && most) : s->jumped || s->moved[i] == 0;
     }
     double step = flipped && !s->jumped && s->step > 1.0 / 16 ? s->step / 2 : s->step;
-    /* The first move goes all the way if it promises twice the threshold:
-     * the equal blocks were a guess, and each move costs page traffic. */
-    double reach = first && best_t < now_t * (1 - 2 * s->alpha) ? 1.0 : step;
+    double reach = (first || follows) && best_t < now_t * (1 - 2 * s->alpha) ? 1.0 : step;
     uint64_t largest = bounds_towards(s, best, reach, bounds);
     if (largest == 0 || (double)largest < s->alpha / 2 * (double)s->n / nodes)
         return false;
@@ -630,20 +639,71 @@ static void shares(const struct site *s, unsigned from, unsigned to, double *sha
  * from half the time to a third).  The ring then still holds many
  * executions at the old speeds, and the sums over it would take as many
  * executions to show the new ones (measured: 16 to 26 executions after a
- * load ended, with the blocks where the load had put them). */
-static bool speeds_changed(const struct site *s, unsigned recent)
+ * load ended, with the blocks where the load had put them).  Returns the
+ * node whose share changed most, -1 if none changed that much. */
+static int speeds_changed(const struct site *s, unsigned recent)
 {
     if (s->filled < 2 * recent)
-        return false;
-    double before[s->nodes], now[s->nodes];
+        return -1;
+    double before[s->nodes], now[s->nodes], most = 2 * omp_profiled.alpha;
     shares(s, 0, s->filled - recent, before);
     shares(s, s->filled - recent, s->filled, now);
+    int who = -1;
     for (int i = 0; i < s->nodes; i++) {
         double d = before[i] > 0 ? (now[i] - before[i]) / before[i] : 0;
-        if (d > 2 * omp_profiled.alpha || -d > 2 * omp_profiled.alpha)
-            return true;
+        d = d < 0 ? -d : d;
+        if (d > most) {
+            most = d;
+            who = i;
+        }
     }
-    return false;
+    return who;
+}
+
+/* How many of the ring's last `recent` executions ran at the new speeds.
+ * A change is seen as soon as the recent share crosses the threshold, so
+ * the oldest of them may still have run at the old speeds, and a split
+ * measured over them falls short.  Each recent execution's share of
+ * `node`'s time is taken relative to that node's share in the same loop
+ * before (1: unchanged), and the executions are cut where the two groups,
+ * the older ones counted as 1 and the newer ones, are furthest apart
+ * (the largest between-group sum of squares); at least the newest is
+ * kept. */
+static unsigned new_speeds(const struct site *s, unsigned recent, int node)
+{
+    unsigned old = s->filled - recent;
+    double mine[LOOPS] = { 0 }, all[LOOPS] = { 0 }, x[recent];
+    for (unsigned k = 0; k < s->filled; k++) {
+        size_t at = ring_row(s, k);
+        unsigned l = s->win_loop[at / (size_t)s->nodes];
+        double sum = 0;
+        for (int i = 0; i < s->nodes; i++)
+            sum += (double)s->win_ns[at + (size_t)i];
+        double share = sum > 0 ? (double)s->win_ns[at + (size_t)node] / sum : 0;
+        if (k < old) {
+            mine[l] += share;
+            all[l] += 1;
+        } else {
+            x[k - old] = mine[l] > 0 ? share * all[l] / mine[l] : 1;
+        }
+    }
+    double tail = 0, best = -1;
+    unsigned keep = 1;
+    for (unsigned k = 0; k < recent; k++)
+        tail += x[k];
+    double head = old;     /* the older executions' sum, 1 each */
+    for (unsigned k = 0; k < recent; k++) {
+        double na = old + k, nb = recent - k;
+        double gap = head / na - tail / nb;
+        double ss = na * nb / (na + nb) * gap * gap;
+        if (ss > best) {
+            best = ss;
+            keep = recent - k;
+        }
+        head += x[k];
+        tail -= x[k];
+    }
+    return keep;
 }
 
 /* Keeps only the ring's last `recent` executions, and starts the threshold,
@@ -670,6 +730,7 @@ static void keep_recent(struct site *s, unsigned recent)
     s->alpha = alpha_floor(s);
     s->step = 0.5;
     s->calm_since = s->done;
+    s->shifts++;
     memset(s->moved, 0, ((size_t)s->nodes + 1) * sizeof *s->moved);
 }
 
@@ -853,8 +914,17 @@ static void settle_execution(struct site *s)
     if (s->before && judge(s) != KEPT)
         return;
     unsigned lately = omp_profiled.hold * (s->nloops ? s->nloops : 1);
-    if (lately < s->window / 2 && speeds_changed(s, lately))
-        keep_recent(s, lately);
+    int changed_node = lately < s->window / 2 ? speeds_changed(s, lately) : -1;
+    if (changed_node >= 0) {
+        keep_recent(s, new_speeds(s, lately, changed_node));
+        if (s->filled < omp_profiled.hold)
+            return;
+    }
+    /* Blocks that never moved wait for half a ring, unless the speeds
+     * changed: equal nodes here run 10-20 % apart for a few executions at
+     * a time, one node and then the other. */
+    if (!s->changes && !s->shifts && s->filled < s->window / 2)
+        return;
     uint64_t sum[nodes], iters;
     for (int i = 0; i < nodes; i++)
         ring_totals(s, i, -1, &sum[i], &iters);
