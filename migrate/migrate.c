@@ -391,15 +391,16 @@ void mig_team_starts(void)
     }
 }
 
-bool mig_request(unsigned after)
+bool mig_request(unsigned after, bool forget)
 {
     if (dsm_cfg.migrate == DSM_MIGRATE_OFF || after == 0)
         return false;
     if (when.requested == 0 || after < when.requested)
         when.requested = after;
-    /* Faults from before the request show the old use of the pages (and
-     * the homes' old writes would keep them in place). */
-    reset_counts();
+    /* Faults from before the work moved show the old use of the pages
+     * (and the homes' old writes would keep them in place). */
+    if (forget)
+        reset_counts();
     return true;
 }
 

@@ -72,10 +72,13 @@ void mig_team_starts(void);
 
 /* Asks for a migration at the after-th counted barrier from now, unless
  * OMPDSM_MIGRATE is off (an earlier request wins); returns whether one
- * will take place.  The migrate region starts again: the counts so far are
- * forgotten.  Every node must ask at the same point (during the same
- * barrier, say): the layer above uses it when it has moved work between
- * nodes, so that the homes follow. */
-bool mig_request(unsigned after);
+ * will take place.  With `forget`, the migrate region starts again: the
+ * counts so far are forgotten (they show the pages' use before the work
+ * moved).  Without, they are kept: a request for one more migration after
+ * the work moved, made during a counted barrier that may itself migrate
+ * on those counts.  Every node must ask at the same point (during the
+ * same barrier, say): the layer above uses it when it has moved work
+ * between nodes, so that the homes follow. */
+bool mig_request(unsigned after, bool forget);
 
 #endif

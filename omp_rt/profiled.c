@@ -755,7 +755,7 @@ static void restart_measuring(struct site *s)
  * starts again. */
 static void changed(struct site *s)
 {
-    bool migrating = mig_request(1);
+    bool migrating = mig_request(1, true);
     s->migrate_left = migrating ? s->nloops - 1 : 0;
     s->measure_from = s->done + omp_profiled.warmup + (migrating ? 1 + s->nloops : 0);
     restart_measuring(s);
@@ -890,7 +890,7 @@ static void settle_execution(struct site *s)
     int nodes = s->nodes;
     s->done++;
     s->got = 0;
-    if (s->migrate_left && mig_request(1))
+    if (s->migrate_left && mig_request(1, false))
         s->migrate_left--;
     if (dsm_stats.migrations != s->migrations) {
         /* Homes moved since the last execution: the first executions
