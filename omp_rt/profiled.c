@@ -920,11 +920,6 @@ static void settle_execution(struct site *s)
         if (s->filled < omp_profiled.hold)
             return;
     }
-    /* Blocks that never moved wait for half a ring, unless the speeds
-     * changed: equal nodes here run 10-20 % apart for a few executions at
-     * a time, one node and then the other. */
-    if (!s->changes && !s->shifts && s->filled < s->window / 2)
-        return;
     uint64_t sum[nodes], iters;
     for (int i = 0; i < nodes; i++)
         ring_totals(s, i, -1, &sum[i], &iters);
@@ -937,10 +932,17 @@ static void settle_execution(struct site *s)
         s->step = s->step * 2 < 0.5 ? s->step * 2 : 0.5;
     }
     int who;
-    if (deviation(sum, nodes, &who) <= s->alpha) {
+    double dev = deviation(sum, nodes, &who);
+    if (dev <= s->alpha) {
         s->streak = 0;
         return;
     }
+    /* Blocks that never moved wait for half a ring, unless a node is off
+     * by more than twice the threshold or the speeds changed: equal nodes
+     * here run 10-20 % apart for a few executions at a time, one node and
+     * then the other. */
+    if (!s->changes && !s->shifts && s->filled < s->window / 2 && dev <= 2 * s->alpha)
+        return;
     if (s->streak > 0 && who != s->odd)
         s->streak = 0;
     s->odd = who;
