@@ -55,6 +55,10 @@ enum dsm_flag {
                              refreshed at each (flush.c) */
     PF_HELD = 1 << 7,     /* not at the home: this node fetched the page before (a hint
                              for read-ahead, fault.c; SHARER may be cleared since) */
+    PF_AHEAD = 1 << 8,    /* not at the home: made writable by write-ahead ahead of a
+                             write that may not come (fault.c); in the release list
+                             only: announced if its diff is not empty (flush.c) */
+    PF_AHEAD_COUNTED = 1 << 9, /* ... and counted for migration already (a sweep's) */
 };
 
 #define DSM_MAX_SEGS 4
@@ -89,7 +93,7 @@ struct dsm {
     int nsegs;
     uint64_t npages;
     uint8_t *state;
-    uint8_t *flags;
+    uint16_t *flags;
     uint16_t *home;               /* home node + 1; 0 while unknown */
     void **twin;
     struct dsm_stripe stripes[DSM_STRIPES];
@@ -160,17 +164,17 @@ static inline void dsm_unlock(pthread_mutex_t *m)
 
 /* Flags are changed under different locks (a stripe's, the lists' mutex) and
  * by the progress thread, so every change is an atomic read-modify-write. */
-static inline bool dsm_flag(uint64_t page, uint8_t f)
+static inline bool dsm_flag(uint64_t page, uint16_t f)
 {
     return __atomic_load_n(&dsm.flags[page], __ATOMIC_RELAXED) & f;
 }
-static inline void dsm_flag_set(uint64_t page, uint8_t f)
+static inline void dsm_flag_set(uint64_t page, uint16_t f)
 {
     __atomic_fetch_or(&dsm.flags[page], f, __ATOMIC_RELAXED);
 }
-static inline void dsm_flag_clear(uint64_t page, uint8_t f)
+static inline void dsm_flag_clear(uint64_t page, uint16_t f)
 {
-    __atomic_fetch_and(&dsm.flags[page], (uint8_t)~f, __ATOMIC_RELAXED);
+    __atomic_fetch_and(&dsm.flags[page], (uint16_t)~f, __ATOMIC_RELAXED);
 }
 
 /* segment.c */
@@ -193,6 +197,11 @@ void dsm_note_written(uint64_t page);      /* stripe lock held */
 /* A page whose writes a release has just published without its fault
  * (a hot page, flush.c): only the next barrier's notices still need it. */
 void dsm_note_announced(uint64_t page);
+/* A page made writable ahead of a write that may not come (write-ahead):
+ * in the release list only, flagged PF_AHEAD (and PF_AHEAD_COUNTED if
+ * `counted`); the release announces it if its diff is not empty (stripe
+ * lock held). */
+void dsm_note_ahead(uint64_t page, bool counted);
 /* The page's writes of the last interval were published without a diff
  * (a pinned page at its home): out of the release list's count. */
 void dsm_rel_done(uint64_t page);

@@ -151,24 +151,32 @@ static void release_readahead(uint64_t page, uint64_t n)
 /* ---- the state machine -------------------------------------------------- */
 
 /* Write-ahead.  Code that updates an array in place, page after page (a
- * reduction's merge, a histogram cleared, a vector updated), takes a write
- * fault on every page it has just read, for a twin and a protection
- * change: about 6 us each.  A write fault on the page right after the last
- * one this thread took (or right after the last pages it made writable)
- * continues such a sweep, and the next read-only pages of the same home,
- * up to SWEEP_MAX_PAGES, become writable with it (write-upgrade, twins,
- * counted as written for home migration as their faults would have been).
- * So do the pages read ahead with a page that is then written: code that
- * updates a block of neighbouring pages in an order of its own (a
- * transpose's lines, each across every plane) writes them all; those are
- * not counted for migration until they are diffed (counted, they moved
- * homes the wrong way in the ADI solver, whose sweeps write fewer of them:
- * 15 % slower at 2 nodes; NAS FT's write faults at 2 nodes: 106,000 ->
- * 71,000 per node, most of the rest the first touches of its setup).
- * Only pages this node wrote at one of its last releases: it writes them
- * again, while a sweep's first pass, or its end, may run into pages other
- * nodes write (the next rows, the next array), which would be announced
- * as written and pull their homes the wrong way. */
+ * reduction's merge, a histogram cleared, a vector updated, a block of rows
+ * the master initialised written by its node for the first time), takes
+ * a write fault on every page it has just read, for a twin and a
+ * protection change: 6-15 us each.  A write fault on the page right after
+ * the last one this thread took (or right after the last pages it made
+ * writable) continues such a sweep, and the next read-only pages of the
+ * same home, up to SWEEP_MAX_PAGES, become writable with it
+ * (write-upgrade, twins, counted as written for home migration as their
+ * faults would have been).  So do the pages read ahead with a page that is
+ * then written: code that updates a block of neighbouring pages in an
+ * order of its own (a transpose's lines, each across every plane) writes
+ * them all; those are not counted for migration (counted, they moved homes
+ * the wrong way in the ADI solver, whose sweeps write fewer of them: 15 %
+ * slower at 2 nodes).  A page this node wrote at one of its last releases
+ * is noted as written: it is written again.  Any other is made writable
+ * ahead of a write that may not come (a sweep's first pass, or its end,
+ * may run into pages other nodes write: the next rows, the next array):
+ * the release announces it only if its diff is not empty (PF_AHEAD,
+ * flush.c), so that an unwritten page does not invalidate other nodes'
+ * copies.  A sweep's counts it for migration at once: a page written with
+ * the values it held (a grid's zeros, the first steps of a stencil) is
+ * written all the same, and its home should follow its writer.  One read
+ * ahead with a written page is counted if its diff is not empty, as its
+ * fault would have counted it.  (The textbook Jacobi's first sweep over
+ * the rows the master initialised: 8,445 -> 769 write faults at node
+ * 1.) */
 static __thread uint64_t write_end;
 
 /* Per page: how many pages were read ahead with it, while it has not been
@@ -193,21 +201,23 @@ static void write_ahead(uint64_t page, int home, uint64_t max, bool count)
 {
     struct dsm_seg *seg = dsm_seg_of(page);
     uint64_t end = seg->first_page + seg->npages, q = page + 1;
+    bool ahead[max ? max : 1];
     for (; q < end && q <= page + max; q++) {
         if (dsm.home[q] != (uint16_t)(home + 1))
             break;
         struct dsm_stripe *s = dsm_stripe(q);
         dsm_lock(&s->mu);
-        bool ok = dsm.state[q] == PG_RO && !dsm_flag(q, PF_BUSY) && dsm_wrote_lately(q);
+        bool ok = dsm.state[q] == PG_RO && !dsm_flag(q, PF_BUSY);
         if (ok)
             dsm_ps_claim(q);
         dsm_unlock(&s->mu);
         if (!ok)
             break;
+        ahead[q - page - 1] = !dsm_wrote_lately(q);
     }
     uint64_t n = q - page - 1;
     if (n) {
-        dsm_ps_write_ahead(page + 1, n);
+        dsm_ps_write_ahead(page + 1, n, ahead, count);
         if (count) {
             for (uint64_t i = 1; i <= n; i++)
                 dsm_count_fault(page + i, true);

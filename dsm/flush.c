@@ -141,16 +141,17 @@ static bool encode(uint64_t page, const void *twin, struct dsm_buf *batches, uin
 }
 
 /* Appends the page's diff to its home's batch and, unless the page is to
- * settle later (publish_one), drops the twin and lets it settle read-only. */
-static void diff_one(uint64_t page, struct dsm_buf *batches, uint64_t *counts, bool settle_later)
+ * settle later (publish_one), drops the twin and lets it settle read-only.
+ * Says whether the diff is not empty. */
+static bool diff_one(uint64_t page, struct dsm_buf *batches, uint64_t *counts, bool settle_later)
 {
     struct dsm_stripe *s = dsm_stripe(page);
     dsm_lock(&s->mu);
-    if (dsm.twin[page])
-        encode(page, dsm.twin[page], batches, counts);
+    bool changed = dsm.twin[page] && encode(page, dsm.twin[page], batches, counts);
     if (!settle_later)
         dsm_ps_publish(page);
     dsm_unlock(&s->mu);
+    return changed;
 }
 
 /* With several threads per node, a page settles only once its diff is at
@@ -433,6 +434,31 @@ static struct dsm_buf *kept_batches(void)
     return batches;
 }
 
+/* A page made writable ahead of a write (fault.c, write-ahead) whose diff
+ * this release found not empty: written after all, so announced (at the
+ * next barrier, and by a lock's release through `written`), remembered as
+ * written lately, and counted for migration unless its sweep counted it. */
+static void ahead_written(uint64_t page, bool counted)
+{
+    dsm_note_announced(page);
+    writes_again(page);
+    if (!counted) {
+        dsm_count_fault(page, true);
+        __atomic_fetch_add(&dsm.remote_writes, 1, __ATOMIC_RELAXED);
+    }
+}
+
+/* Removes from sorted `written` the pages of sorted `unwritten`. */
+static void drop_unwritten(struct dsm_plist *written, const struct dsm_plist *unwritten)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < written->n && unwritten->n; i++)
+        if (!dsm_plist_has(unwritten, written->pages[i]))
+            written->pages[kept++] = written->pages[i];
+    if (unwritten->n)
+        written->n = kept;
+}
+
 /* A page written at its home that this release may unshare: a barrier's,
  * writable, not pinned, noted by the home's own write (not by a new sharer,
  * `caught`, sorted). */
@@ -460,14 +486,14 @@ static void release(struct dsm_plist *written, bool barrier)
     /* Pinned pages are announced but never protected nor diffed here; nor
      * are pages hot already (an atomic run at its home notes a page
      * without its fault): diff_hot() takes care of them. */
-    struct dsm_plist prot = { 0 }, keep = { 0 }, unshare = { 0 };
+    struct dsm_plist prot = { 0 }, keep = { 0 }, unshare = { 0 }, unwritten = { 0 };
     for (size_t i = 0; i < written->n; i++) {
         uint64_t p = written->pages[i];
         if ((dsm_pinned(p) && dsm_home_of(p) == dsm.node) || dsm_flag(p, PF_HOT))
             dsm_rel_done(p);
         else if (may_unshare(p, barrier, &caught))
             dsm_plist_add(&unshare, p);
-        else if (may_stay_hot(p))
+        else if (!dsm_flag(p, PF_AHEAD) && may_stay_hot(p))
             dsm_plist_add(&keep, p);
         else
             dsm_plist_add(&prot, p);
@@ -484,8 +510,15 @@ static void release(struct dsm_plist *written, bool barrier)
     for (size_t i = 0; i < keep.n; i++)
         diff_keep(keep.pages[i], batches, counts);
     bool settle_later = dsm.app_threads > 1;
-    for (size_t i = 0; i < prot.n; i++)
-        diff_one(prot.pages[i], batches, counts, settle_later);
+    for (size_t i = 0; i < prot.n; i++) {
+        uint64_t p = prot.pages[i];
+        bool ahead = dsm_flag(p, PF_AHEAD), counted = dsm_flag(p, PF_AHEAD_COUNTED);
+        bool changed = diff_one(p, batches, counts, settle_later);
+        if (ahead && changed)
+            ahead_written(p, counted);
+        else if (ahead)
+            dsm_plist_add(&unwritten, p);
+    }
     for (int n = 0; n < dsm.nodes; n++) {
         STAT_ADD(diffs_sent, counts[n]);
         STAT_ADD(diff_bytes_sent, batches[n].n);
@@ -498,6 +531,8 @@ static void release(struct dsm_plist *written, bool barrier)
     dsm_plist_free(&unshare);
     dsm_plist_free(&caught);
     dsm_plist_sort(written);
+    drop_unwritten(written, &unwritten);
+    dsm_plist_free(&unwritten);
     log_for_locks(written);
     free(counts);
 }

@@ -105,7 +105,7 @@ void dsm_plist_free(struct dsm_plist *l)
 
 /* Puts the page in the lists `lists` names (PF_REL: written since the
  * last release, PF_BAR: since the last barrier) that do not hold it yet. */
-static void note(uint64_t page, uint8_t lists)
+static void note(uint64_t page, uint16_t lists)
 {
     if ((__atomic_load_n(&dsm.flags[page], __ATOMIC_RELAXED) & lists) == lists)
         return;
@@ -129,13 +129,19 @@ void dsm_note_announced(uint64_t page)
     note(page, PF_BAR);
 }
 
+void dsm_note_ahead(uint64_t page, bool counted)
+{
+    dsm_flag_set(page, (uint16_t)(PF_AHEAD | (counted ? PF_AHEAD_COUNTED : 0)));
+    note(page, PF_REL);
+}
+
 void dsm_rel_done(uint64_t page)
 {
     dsm_flag_clear(page, PF_REL);
 }
 
 /* Moves a list and its pages' flag `f` out to `out`. */
-static void take_list(struct dsm_plist *l, uint8_t f, struct dsm_plist *out)
+static void take_list(struct dsm_plist *l, uint16_t f, struct dsm_plist *out)
 {
     dsm_lock(&dsm.lists_mu);
     dsm_plist_take(l, out);

@@ -243,7 +243,6 @@ static void make_twin(uint64_t page)
     void *t = xmalloc(dsm.page_size);
     memcpy(t, dsm_rt(page), dsm.page_size);
     dsm.twin[page] = t;
-    dsm_note_written(page);
 }
 
 /* Wakes the threads waiting for the page; stripe lock held. */
@@ -305,6 +304,7 @@ void dsm_ps_remote_fault(uint64_t page, bool write)
         unbusy(page);
     if (write) {
         make_twin(page);
+        dsm_note_written(page);
         settle(page, PG_RW);
     } else {
         settle(page, PG_RO);
@@ -317,8 +317,11 @@ void dsm_ps_remote_fault(uint64_t page, bool write)
  * is still read-only to every thread of the node, then one protection
  * change covers the run: with several threads per node, each mprotect that
  * makes a page writable costs every CPU running the node's threads a TLB
- * shoot-down, so a sweep pays one per run rather than one per page. */
-void dsm_ps_write_ahead(uint64_t first, uint64_t n)
+ * shoot-down, so a sweep pays one per run rather than one per page.  A
+ * page with ahead[i] false is noted as written; one with ahead[i] true
+ * only for the release, which announces it if it changed (dsm_note_ahead;
+ * `counted`: the caller counts the run for migration). */
+void dsm_ps_write_ahead(uint64_t first, uint64_t n, const bool *ahead, bool counted)
 {
     struct snap b[n];
     for (uint64_t i = 0; i < n; i++) {
@@ -326,6 +329,10 @@ void dsm_ps_write_ahead(uint64_t first, uint64_t n)
         dsm_lock(&s->mu);
         b[i] = before(first + i);
         make_twin(first + i);
+        if (ahead[i])
+            dsm_note_ahead(first + i, counted);
+        else
+            dsm_note_written(first + i);
         dsm_unlock(&s->mu);
     }
     dsm_protect(first, n, PG_RW);
@@ -485,7 +492,7 @@ void dsm_ps_publish(uint64_t page)
     struct snap b = before(page);
     drop_twin(page);
     dsm.state[page] = PG_RO;
-    dsm_flag_clear(page, PF_REL);
+    dsm_flag_clear(page, PF_REL | PF_AHEAD | PF_AHEAD_COUNTED);
     unbusy(page);
     after(page, DSM_EV_PUBLISH, b);
 }

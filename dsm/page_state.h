@@ -86,7 +86,7 @@ void dsm_ps_fetched(uint64_t page);
 /* Stripe lock held, the page at a node that is not its home: fetched
  * (claimed, INVALID) or read-only for a write; it becomes RO or RW. */
 void dsm_ps_remote_fault(uint64_t page, bool write);
-void dsm_ps_write_ahead(uint64_t first, uint64_t n);
+void dsm_ps_write_ahead(uint64_t first, uint64_t n, const bool *ahead, bool counted);
 /* Stripe lock held, the page at its home, INVALID or RO. */
 void dsm_ps_home_fault(uint64_t page, bool write);
 

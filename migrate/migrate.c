@@ -263,6 +263,9 @@ static void migrate_step(void)
         past = dsm_page_table(sizeof *past);
     point++;
     uint64_t t0 = dsm_now_ns();
+    /* The barrier's release counts the pages written ahead that changed
+     * (dsm/flush.c): their writes are in the counts only after it. */
+    dsm_barrier();
     send_counts();
     dsm_barrier();
     size_t n;
