@@ -50,9 +50,11 @@ static struct {
     size_t n, cap;
 } inbox = { .mu = PTHREAD_MUTEX_INITIALIZER };
 
-/* Every page's past moves (decide.c), and the migration points taken. */
+/* Every page's past moves (decide.c), the migration points taken, and
+ * the pages they moved. */
 static struct mig_past *past;
 static uint32_t point;
+static uint64_t moved_total;
 
 /* Node 0's record of every migration point, for the OMPDSM_STATS report. */
 struct point {
@@ -276,6 +278,7 @@ static void migrate_step(void)
     n = len / sizeof *all;
     apply_moves(all, n);
     record_point(all, n);
+    moved_total += n;
     auto_adjust(n);
     free(all);
     dsm_barrier();
@@ -392,6 +395,11 @@ void mig_team_starts(void)
         started = true;
         reset_counts();
     }
+}
+
+uint64_t mig_pages_moved(void)
+{
+    return moved_total;
 }
 
 bool mig_request(unsigned after, bool forget)

@@ -81,4 +81,8 @@ void mig_team_starts(void);
  * between nodes, so that the homes follow. */
 bool mig_request(unsigned after, bool forget);
 
+/* The pages every migration point so far has moved, the same count on
+ * every node. */
+uint64_t mig_pages_moved(void);
+
 #endif

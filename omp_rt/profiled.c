@@ -62,7 +62,8 @@
  * pages' faults, twins and diffs with them until the homes follow), so
  * moves smaller than half the threshold of a block are not made, and the
  * executions right after a change are not measured (`warmup` again, and
- * the migration), nor are those right after any home migration.
+ * the migration), nor are those right after a home migration that moved
+ * enough pages to matter (migration_matters()).
  *
  * A change is judged by the first executions measured after it: if they
  * cost more than the last ones before it, those that showed the deviation
@@ -106,6 +107,10 @@ struct omp_profiled_opts omp_profiled = { .warmup = 1, .alpha = 0.1, .hold = 3, 
  * without a change after which a raised threshold comes down again. */
 enum { WINDOW = 16, CALM = 64 };
 
+/* What a page that a migration moved may cost the nodes before it
+ * settles, in ns: a fault or two (migration_matters()). */
+#define MOVED_PAGE_NS 10000.0
+
 /* The threshold of a site settled at equal blocks (try_equal()), in units
  * of alpha: above the deviations that its moves could not turn into gains,
  * below a node at half speed (a deviation of 1/3 from the mean). */
@@ -128,7 +133,7 @@ struct site {
     double step;                /* how far blocks move towards the target */
     double alpha;               /* the threshold now: omp_profiled.alpha, more after turns */
     uint64_t calm_since;        /* the execution of the last change or threshold decay */
-    uint64_t migrations;        /* home migrations taken when it was last settled */
+    uint64_t pages_moved;       /* pages migrated when it was last settled (mig_pages_moved) */
     unsigned migrate_left;      /* migrations still to ask for after a change */
     bool jumped;                /* the last move went all the way (the first move) */
     bool trial;                 /* the change being judged is a return to equal blocks */
@@ -877,6 +882,21 @@ static bool all_measured(const struct site *s)
     return true;
 }
 
+/* Whether a migration that moved `pages` pages disturbs the measurements:
+ * each page moved may cost a node a fault or two before it settles (6-15
+ * us here), which matters only if they add up to half the threshold of
+ * the execution (the slowest node's time).  A migration that corrects a
+ * few pages at the edge of a block (a sweep's last read-ahead) is no
+ * reason to start measuring again: it held a slowed node's first move
+ * back by eight executions of the textbook Jacobi. */
+static bool migration_matters(const struct site *s, uint64_t pages)
+{
+    uint64_t slowest = 0;
+    for (int i = 0; i < s->nodes; i++)
+        slowest = s->ns[i] > slowest ? s->ns[i] : slowest;
+    return (double)pages * MOVED_PAGE_NS > omp_profiled.alpha / 2 * (double)slowest;
+}
+
 /* The blocks move when, at `hold` consecutive executions, the same node's
  * time over the ring (the last executions, on the current blocks) was off
  * the mean by more than alpha, in the same direction.  Times over several
@@ -892,15 +912,16 @@ static void settle_execution(struct site *s)
     s->got = 0;
     if (s->migrate_left && mig_request(1, false))
         s->migrate_left--;
-    if (dsm_stats.migrations != s->migrations) {
+    uint64_t moved = mig_pages_moved();
+    if (moved != s->pages_moved && migration_matters(s, moved - s->pages_moved)) {
         /* Homes moved since the last execution: the first executions
          * after it run on freshly placed pages (and on the other nodes'
          * freshly placed pages), which says nothing about speed. */
-        s->migrations = dsm_stats.migrations;
         s->measure_from = s->done + omp_profiled.warmup + 2;
         restart_measuring(s);
         s->streak = 0;
     }
+    s->pages_moved = moved;
     /* Each loop of the site faults its own arrays in: its first
      * executions after a change are not measured either. */
     unsigned runs = s->runs[s->loop];
