@@ -140,6 +140,7 @@ struct site {
     bool settled;               /* equal blocks did as well: the threshold stays raised */
     unsigned changes, undone;   /* changes of the blocks; of them, undone (for OMPDSM_STATS) */
     unsigned shifts;            /* changes of the nodes' speeds seen (speeds_changed()) */
+    unsigned shifts_moved;      /* `shifts` at the last move */
     uint64_t *before;           /* the blocks before the last change, while it is judged */
     double before_cost[LOOPS];  /* the cost of an execution of each loop on them */
     unsigned before_count[LOOPS];
@@ -553,13 +554,16 @@ static bool repartition(struct site *s)
      * where nodes share CPUs, whose speeds depend on the blocks
      * themselves, a move follows a change of load, and goes all the way
      * to the split measured if that promises twice the threshold, when
-     * each boundary turns back further than it came (a node freed of a
-     * load it had), or undoes most of a move that went all the way (the
-     * load that move followed ended), or goes on the way such a move went
-     * (its split was measured over executions partly before the change,
-     * and fell short).  So does the first move: the equal blocks were a
+     * the ring saw the nodes' speeds change since the last move
+     * (speeds_changed()) and each boundary turns back further than it
+     * came (a node freed of a load it had), or undoes most of a move that
+     * went all the way (the load that move followed ended), or goes on the
+     * way such a move went (its split was measured over executions partly
+     * before the change, and fell short).  Without such a change, a turn
+     * back is the nodes' costs answering the move (NAS CG on equal nodes
+     * went 7000 -> 5541 -> 8151 rows).  So does the first move: the equal blocks were a
      * guess, and each move costs page traffic. */
-    bool flipped = false, first = true, follows = !prof.cpus_shared;
+    bool flipped = false, first = true, follows = !prof.cpus_shared && s->shifts != s->shifts_moved;
     for (int i = 1; i < nodes; i++) {
         double now = (double)s->bounds[i] / (double)omp_profiled.min;
         double back = (best[i] - now) * (double)omp_profiled.min;
@@ -588,6 +592,7 @@ static bool repartition(struct site *s)
     if (flipped && !s->jumped && s->alpha < 4 * omp_profiled.alpha)
         s->alpha *= 2;
     s->jumped = reach == 1.0;
+    s->shifts_moved = s->shifts;
     return true;
 }
 
@@ -958,11 +963,11 @@ static void settle_execution(struct site *s)
         s->streak = 0;
         return;
     }
-    /* Blocks that never moved wait for half a ring, unless a node is off
-     * by more than twice the threshold or the speeds changed: equal nodes
-     * here run 10-20 % apart for a few executions at a time, one node and
-     * then the other. */
-    if (!s->changes && !s->shifts && s->filled < s->window / 2 && dev <= 2 * s->alpha)
+    /* Blocks that never moved wait for half a ring, unless the speeds
+     * changed: equal nodes here run 10-20 % apart for a few executions at
+     * a time, one node and then the other (and up to 25 % when the machine
+     * is busy). */
+    if (!s->changes && !s->shifts && s->filled < s->window / 2)
         return;
     if (s->streak > 0 && who != s->odd)
         s->streak = 0;

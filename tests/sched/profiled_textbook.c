@@ -9,7 +9,11 @@
  * Prints, for the first and the last step, one line per thread and loop,
  *     first|last T update FIRST LAST
  *     first|last T copy FIRST LAST
- * (the first and last row the thread ran, -1 -1 for none), then
+ * (the first and last row the thread ran, -1 -1 for none), and for the
+ * copy of the step before the last
+ *     prev T copy FIRST LAST
+ * (the blocks may change between the last step's update and its copy:
+ * the update then runs on the blocks of the copy before it), then
  * "checksum C", which must not depend on the schedule.
  */
 #include <omp.h>
@@ -19,7 +23,7 @@
 
 #define MAX_THREADS 8
 
-static long rows[2][MAX_THREADS][2], first_step[2][MAX_THREADS][2];
+static long rows[2][MAX_THREADS][2], first_step[2][MAX_THREADS][2], prev_copy[MAX_THREADS][2];
 
 static void note(int loop, int i)
 {
@@ -48,6 +52,7 @@ int main(int argc, char **argv)
     for (int s = 0; s < steps; s++) {
         if (s == 1)
             memcpy(first_step, rows, sizeof rows);
+        memcpy(prev_copy, rows[1], sizeof prev_copy);
         for (int l = 0; l < 2; l++)
             for (int t = 0; t < MAX_THREADS; t++)
                 rows[l][t][0] = rows[l][t][1] = -1;
@@ -76,6 +81,7 @@ int main(int argc, char **argv)
         printf("first %d copy %ld %ld\n", t, first_step[1][t][0], first_step[1][t][1]);
         printf("last %d update %ld %ld\n", t, rows[0][t][0], rows[0][t][1]);
         printf("last %d copy %ld %ld\n", t, rows[1][t][0], rows[1][t][1]);
+        printf("prev %d copy %ld %ld\n", t, prev_copy[t][0], prev_copy[t][1]);
     }
     double sum = 0;
     for (size_t k = 0; k < (size_t)n * (size_t)n; k++)
