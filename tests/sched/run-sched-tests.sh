@@ -17,7 +17,7 @@
 #               of the hog's start (half speed: 0.5 is the balance, alpha
 #               tolerates up to about 0.6), and at least 0.75 within 32
 #               executions of its end and at the last execution (measured
-#               here, 8 runs: 3-16 and 5-15, mostly 11-12 and 5-6);
+#               here, 8 runs: 5-6 and 6-7);
 #   textbook    the textbook Jacobi (tests/sched/profiled_textbook.c: the
 #               master initialises, each loop is its own `parallel for`,
 #               the update's rows 1..N-2 and the copy's 0..N-1) with node 1
