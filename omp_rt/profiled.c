@@ -561,8 +561,9 @@ static bool repartition(struct site *s)
      * way such a move went (its split was measured over executions partly
      * before the change, and fell short).  Without such a change, a turn
      * back is the nodes' costs answering the move (NAS CG on equal nodes
-     * went 7000 -> 5541 -> 8151 rows).  So does the first move: the equal blocks were a
-     * guess, and each move costs page traffic. */
+     * went 7000 -> 5541 -> 8151 rows).  The first move goes all the way
+     * too: the equal blocks were a guess, and each move costs page
+     * traffic. */
     bool flipped = false, first = true, follows = !prof.cpus_shared && s->shifts != s->shifts_moved;
     for (int i = 1; i < nodes; i++) {
         double now = (double)s->bounds[i] / (double)omp_profiled.min;
