@@ -10,9 +10,10 @@
  * child inherits the CPU binding of thread 1's node.  At the start of
  * execution OFF thread 1 stops it.  Without HOG nothing is started (the
  * libgomp reference run).  Prints one line per execution,
- *     exec E block B0 B1 ...
- * (the iterations each thread got), then "checksum C", which must not
- * depend on the schedule.
+ *     exec E block B0 B1 ... ns N0 N1 ...
+ * (the iterations each thread got, and the nanoseconds each took per
+ * iteration, from its first iteration's start to its last one's end), then
+ * "checksum C", which must not depend on the schedule.
  */
 #include <omp.h>
 #include <signal.h>
@@ -27,6 +28,7 @@
 extern char **environ;
 
 static long blocks[MAX_EXECS][MAX_THREADS];
+static double ns[MAX_EXECS][MAX_THREADS];
 
 static double work(int i)
 {
@@ -82,13 +84,19 @@ int main(int argc, char **argv)
                 child = 0;
             }
             long n = 0;
+            double first = 0, last = 0;
 #pragma omp for schedule(runtime) nowait
             for (int i = 0; i < iters; i++) {
+                if (!n)
+                    first = omp_get_wtime();
                 out[i] = work(i);
                 n++;
+                last = omp_get_wtime();
             }
-            if (t < MAX_THREADS)
+            if (t < MAX_THREADS) {
                 blocks[e][t] = n;
+                ns[e][t] = n ? (last - first) * 1e9 / (double)n : 0;
+            }
             if (t == 0)
                 nthreads = omp_get_num_threads();
         }
@@ -99,6 +107,9 @@ int main(int argc, char **argv)
         printf("exec %d block", e);
         for (int t = 0; t < nthreads && t < MAX_THREADS; t++)
             printf(" %ld", blocks[e][t]);
+        printf(" ns");
+        for (int t = 0; t < nthreads && t < MAX_THREADS; t++)
+            printf(" %.0f", ns[e][t]);
         printf("\n");
     }
     double sum = 0;

@@ -17,7 +17,8 @@
 #               of the hog's start (half speed: 0.5 is the balance, alpha
 #               tolerates up to about 0.6), and at least 0.75 within 32
 #               executions of its end and at the last execution (measured
-#               here, 8 runs: 5-6 and 6-7);
+#               here, 8 runs: 5-6 and 6-7); run again when the nodes were
+#               not equal before the load (see below);
 #   textbook    the textbook Jacobi (tests/sched/profiled_textbook.c: the
 #               master initialises, each loop is its own `parallel for`,
 #               the update's rows 1..N-2 and the copy's 0..N-1) with node 1
@@ -120,9 +121,11 @@ else
     # The blocks are judged against the speeds measured at the end, which
     # the duty cycle makes vary by more than the schedule's hysteresis now
     # and then (the block ratio 0.559 for speeds 0.486 at the end, 0.552 in
-    # the static loop): a run whose blocks are merely off is run once more,
-    # and both stay in the log; a wrong checksum or no change fails at once.
-    for attempt in 1 2; do
+    # the static loop; or a move to a split measured on a noisy stretch,
+    # 576/224 for speeds near 0.5, which alpha then keeps): a run whose
+    # blocks are merely off is run again, up to 3 times, and every attempt
+    # stays in the log; a wrong checksum or no change fails at once.
+    for attempt in 1 2 3; do
         one=$LOG/sched.slowed.$attempt.log
         taskset -c "$cpu1" "$HOG" -p 50 -t 400 >"$one" 2>&1 &
         hog=$!
@@ -146,27 +149,48 @@ fi
 verdict "sched: profiled blocks follow a node slowed to half speed" $rc "$log"
 
 EXECS=160 ITERS=400 ON=40 OFF=100 WITHIN=32
+# Blocks that moved before the load are a failure unless the nodes were
+# not equal then: when the executions before the first move show node 1
+# more than 10% off node 0's time per iteration (their median; something
+# else ran on one CPU), the case is run again, up to 3 times, as the equal
+# case is; every attempt stays in the log.
 log=$LOG/sched.follow.log
+: >"$log"
 if build_both "$SRC/profiled_follow.c" "$OUT/profiled_follow"; then
     want=$(OMP_NUM_THREADS=2 "$OUT/profiled_follow.gomp" $EXECS $ITERS $ON $OFF | grep '^checksum')
-    OMP_SCHEDULE=profiled OMPDSM_STATS=1 "$BUILD/ompdsm-run" --bind-to core -np 2 \
-        "$OUT/profiled_follow.dsm" $EXECS $ITERS $ON $OFF "$HOG" -p 50 -t 400 >"$log" 2>&1 &&
-        awk -v on=$ON -v off=$OFF -v within=$WITHIN -v execs=$EXECS -v want="$want" '
-            /^exec / { r[$2] = $5 / $4 }
-            /^checksum/ { sum = $0 }
-            END {
-                if (sum != want) { print "checksum " sum " differs from libgomp: " want; exit 1 }
-                for (e = 0; e < execs; e++) if (!(e in r)) { print "no blocks for execution " e; exit 1 }
-                for (e = on; e < off && r[e] > 0.7; e++) ;
-                for (f = off; f < execs && r[f] < 0.75; f++) ;
-                printf "block ratio (node 1 / node 0): %.3f before the load, %.3f at its end, %.3f at the last execution; " \
-                    "at most 0.7 after %d executions of load, at least 0.75 %d executions after it\n",
-                    r[on - 1], r[off - 1], r[execs - 1], e - on, f - off
-                if (r[on - 1] < 0.9 || r[on - 1] > 1.1) { print "blocks not equal before the load"; exit 1 }
-                exit !(e - on <= within && f - off <= within && r[execs - 1] >= 0.75)
-            }' "$log" >>"$log"
-    rc=$?
-    pkill -f "^$HOG " 2>/dev/null
+    for attempt in 1 2 3; do
+        one=$LOG/sched.follow.$attempt.log
+        OMP_SCHEDULE=profiled OMPDSM_STATS=1 "$BUILD/ompdsm-run" --bind-to core -np 2 \
+            "$OUT/profiled_follow.dsm" $EXECS $ITERS $ON $OFF "$HOG" -p 50 -t 400 >"$one" 2>&1 &&
+            awk -v on=$ON -v off=$OFF -v within=$WITHIN -v execs=$EXECS -v want="$want" '
+                /^exec / { r[$2] = $5 / $4; q[$2] = $7 > 0 ? $8 / $7 : 0 }
+                /^checksum/ { sum = $0 }
+                END {
+                    if (sum != want) { print "checksum " sum " differs from libgomp: " want; exit 1 }
+                    for (e = 0; e < execs; e++) if (!(e in r)) { print "no blocks for execution " e; exit 1 }
+                    for (e = on; e < off && r[e] > 0.7; e++) ;
+                    for (f = off; f < execs && r[f] < 0.75; f++) ;
+                    printf "block ratio (node 1 / node 0): %.3f before the load, %.3f at its end, %.3f at the last execution; " \
+                        "at most 0.7 after %d executions of load, at least 0.75 %d executions after it\n",
+                        r[on - 1], r[off - 1], r[execs - 1], e - on, f - off
+                    if (r[on - 1] < 0.9 || r[on - 1] > 1.1) {
+                        for (m = 1; m < on && r[m] == r[0]; m++) ;
+                        n = 0
+                        for (k = m > 8 ? m - 8 : 0; k < m; k++) v[n++] = q[k]
+                        for (i = 1; i < n; i++) for (j = i; j > 0 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+                        med = n % 2 ? v[int(n / 2)] : (v[n / 2 - 1] + v[n / 2]) / 2
+                        printf "blocks not equal before the load: first moved at execution %d; time per iteration " \
+                            "before, node 1 / node 0: %.3f (median of %d executions)\n", m, med, n
+                        exit med > 1.1 || med < 0.9 ? 2 : 1
+                    }
+                    exit !(e - on <= within && f - off <= within && r[execs - 1] >= 0.75)
+                }' "$one" >>"$one"
+        rc=$?
+        pkill -f "^$HOG " 2>/dev/null
+        echo "attempt $attempt:" >>"$log"
+        cat "$one" >>"$log"
+        [ $rc -eq 2 ] || break
+    done
 else
     echo "cannot build tests/sched/profiled_follow.c" >"$log"
     rc=1
