@@ -25,6 +25,14 @@
 #define DSM_DIFF_FULL 0x80000000u
 #define DSM_DIFF_RUN_MAX 4096
 
+/* The ways to compare a page with its twin: a word at a time, or with
+ * vector compares (the default is the widest the CPU has). */
+enum dsm_diff_isa { DSM_DIFF_WORDS, DSM_DIFF_AVX2, DSM_DIFF_AVX512 };
+
+/* Encodes with that one from now on (the tests compare them); false if the
+ * CPU does not have it. */
+bool dsm_diff_use(enum dsm_diff_isa isa);
+
 /* Appends the runs where cur differs from twin to out (size a multiple of
  * 8); returns the number of bytes appended (0 when the page is unchanged). */
 size_t dsm_diff_encode(const void *cur, const void *twin, size_t size, struct dsm_buf *out);

@@ -5,7 +5,11 @@
  * gives one run of the whole page without masks; a page of doubles whose
  * high bytes stay costs at most a mask byte per word over the page;
  * scattered changes round-trip; a byte between two changed bytes of a word
- * is never written; a malformed diff is refused.
+ * is never written; a malformed diff is refused.  Every case runs with each
+ * way of comparing the CPU has (a word at a time, AVX2, AVX-512), and those
+ * encode every page of a random mix of sparse, dense and block-crossing
+ * changes, at 4 KiB and at 64 KiB (runs longer than DSM_DIFF_RUN_MAX words),
+ * into the very same bytes.
  */
 #include "../../dsm/diff.h"
 
@@ -141,17 +145,91 @@ static void malformed(struct dsm_buf *b)
     (void)b;
 }
 
+enum { BIG = 64 * 1024 };
+
+static _Alignas(64) uint8_t big_twin[BIG], big_cur[BIG], big_home[BIG];
+
+/* A random change of big_cur: a few bytes, a stretch of words, or every
+ * word a little, at a random place and length. */
+static void random_change(size_t size)
+{
+    memcpy(big_cur, big_twin, size);
+    size_t at = (size_t)rand() % size, len = 1 + (size_t)rand() % (size - at);
+    switch (rand() % 4) {
+    case 0:
+        for (int j = rand() % 16; j >= 0; j--)
+            big_cur[(size_t)rand() % size] ^= (uint8_t)(1 + rand() % 255);
+        break;
+    case 1:
+        for (size_t i = at; i < at + len; i++)
+            big_cur[i] = (uint8_t)~big_cur[i];
+        break;
+    case 2:
+        for (size_t i = at & ~(size_t)3; i + 4 <= at + len; i += 4)
+            big_cur[i] += (uint8_t)(1 + rand() % 7);
+        break;
+    default:
+        for (size_t i = at; i < at + len; i++)
+            if (rand() % 3 == 0)
+                big_cur[i] ^= (uint8_t)(1 << rand() % 8);
+    }
+}
+
+/* Every way the CPU has encodes as a word at a time does, and round-trips. */
+static void same_encoding(int ways)
+{
+    struct dsm_buf want = { 0 }, got = { 0 };
+    srand(11);
+    for (int i = 0; i < (int)BIG; i++)
+        big_twin[i] = (uint8_t)(i * 7 + 3);
+    for (int t = 0; t < 2000; t++) {
+        size_t size = t % 2 ? BIG : PAGE;
+        random_change(size);
+        dsm_diff_use(DSM_DIFF_WORDS);
+        want.n = 0;
+        dsm_diff_encode(big_cur, big_twin, size, &want);
+        for (int w = DSM_DIFF_AVX2; w <= DSM_DIFF_AVX512; w++) {
+            if (!(ways & 1 << w))
+                continue;
+            dsm_diff_use((enum dsm_diff_isa)w);
+            got.n = 0;
+            dsm_diff_encode(big_cur, big_twin, size, &got);
+            EXPECT(got.n == want.n && memcmp(got.p, want.p, want.n) == 0,
+                   "way %d encodes %zu bytes unlike a word at a time (%zu), change %d", w, got.n, want.n, t);
+            for (int writable = 0; writable < 2; writable++) {
+                memcpy(big_home, big_twin, size);
+                EXPECT(dsm_diff_apply(big_home, size, got.p, got.n, writable) >= 0 &&
+                           memcmp(big_home, big_cur, size) == 0,
+                       "way %d: applied diff differs, change %d (writable %d)", w, t, writable);
+            }
+        }
+    }
+    dsm_buf_free(&want);
+    dsm_buf_free(&got);
+}
+
 int main(void)
 {
+    static const char *const names[] = { "a word at a time", "AVX2", "AVX-512" };
     struct dsm_buf b = { 0 };
-    no_change(&b);
-    first_byte(&b);
-    last_byte(&b);
-    everything(&b);
-    doubles(&b);
-    scattered(&b);
-    exact_bytes(&b);
-    malformed(&b);
+    int ways = 0;
+    for (int w = DSM_DIFF_WORDS; w <= DSM_DIFF_AVX512; w++) {
+        if (!dsm_diff_use((enum dsm_diff_isa)w)) {
+            printf("diff_unit: this CPU has no %s\n", names[w]);
+            continue;
+        }
+        ways |= 1 << w;
+        no_change(&b);
+        first_byte(&b);
+        last_byte(&b);
+        everything(&b);
+        doubles(&b);
+        scattered(&b);
+        exact_bytes(&b);
+        malformed(&b);
+        printf("diff_unit: the cases, %s: %d failure(s) so far\n", names[w], failures);
+    }
+    same_encoding(ways);
     dsm_buf_free(&b);
     printf("diff_unit: %s\n", failures ? "FAILED" : "all cases hold");
     return failures != 0;
