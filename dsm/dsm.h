@@ -210,6 +210,7 @@ void dsm_bar_take(struct dsm_plist *out);
 /* Takes the list of pages counted in this migrate region (empty `out`). */
 void dsm_counted_take(struct dsm_plist *out);
 void dsm_count_fault(uint64_t page, bool write);
+void dsm_count_remote_write(uint64_t page, int home);
 void dsm_plist_add(struct dsm_plist *l, uint64_t page);
 void dsm_plist_take(struct dsm_plist *from, struct dsm_plist *to);
 void dsm_plist_sort(struct dsm_plist *l);

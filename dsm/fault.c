@@ -218,11 +218,8 @@ static void write_ahead(uint64_t page, int home, uint64_t max, bool count)
     uint64_t n = q - page - 1;
     if (n) {
         dsm_ps_write_ahead(page + 1, n, ahead, count);
-        if (count) {
-            for (uint64_t i = 1; i <= n; i++)
-                dsm_count_fault(page + i, true);
-            __atomic_fetch_add(&dsm.remote_writes, n, __ATOMIC_RELAXED);
-        }
+        for (uint64_t i = 1; count && i <= n; i++)
+            dsm_count_remote_write(page + i, home);
     }
     write_end = q;
 }
@@ -281,11 +278,12 @@ void dsm_fault(uint64_t page, bool write)
     check_unlocked(page);
     STAT_ADD(read_faults, !write);
     STAT_ADD(write_faults, write);
-    dsm_count_fault(page, write);
     /* Learning the home may take a message (first touch); do it unlocked. */
     int home = dsm_home_of(page);
-    if (write && home != dsm.node)
-        __atomic_fetch_add(&dsm.remote_writes, 1, __ATOMIC_RELAXED);
+    if (write)
+        dsm_count_remote_write(page, home);
+    else
+        dsm_count_fault(page, false);
     struct dsm_stripe *s = dsm_stripe(page);
     dsm_lock(&s->mu);
     while (dsm_flag(page, PF_BUSY))

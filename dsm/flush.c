@@ -319,9 +319,7 @@ static void hot_add(uint64_t page)
 static void hot_written(uint64_t page, struct dsm_plist *written)
 {
     dsm_plist_add(written, page);
-    dsm_count_fault(page, true);
-    if (dsm_home_of(page) != dsm.node)
-        __atomic_fetch_add(&dsm.remote_writes, 1, __ATOMIC_RELAXED);
+    dsm_count_remote_write(page, dsm_home_of(page));
     dsm_note_announced(page);
 }
 
@@ -442,10 +440,8 @@ static void ahead_written(uint64_t page, bool counted)
 {
     dsm_note_announced(page);
     writes_again(page);
-    if (!counted) {
-        dsm_count_fault(page, true);
-        __atomic_fetch_add(&dsm.remote_writes, 1, __ATOMIC_RELAXED);
-    }
+    if (!counted)
+        dsm_count_remote_write(page, dsm_home_of(page));
 }
 
 /* Removes from sorted `written` the pages of sorted `unwritten`. */

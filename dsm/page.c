@@ -174,3 +174,13 @@ void dsm_count_fault(uint64_t page, bool write)
     }
     dsm_unlock(&dsm.lists_mu);
 }
+
+/* Counts a write of a page homed at another node (home), a fault or a
+ * write that stood for one: for migration, and in the writes to pages
+ * homed elsewhere that make the next migration point (dsm.remote_writes). */
+void dsm_count_remote_write(uint64_t page, int home)
+{
+    dsm_count_fault(page, true);
+    if (home != dsm.node)
+        __atomic_fetch_add(&dsm.remote_writes, 1, __ATOMIC_RELAXED);
+}
