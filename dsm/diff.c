@@ -237,30 +237,28 @@ size_t dsm_diff_encode(const void *cur, const void *twin, size_t size, struct ds
     return encoders[isa_now()](cur, twin, size, out);
 }
 
-/* The bits set in the first n mask bytes. */
-static long count_bits(const unsigned char *masks, size_t n)
-{
-    long bits = 0;
-    for (size_t i = 0; i + 8 <= n; i += 8)
-        bits += __builtin_popcountll(load64(masks + i));
-    return bits;
-}
-
 /* Stores the changed bytes of 8 words at a time (one masked store each)
  * where the CPU has AVX-512; returns how many of the n words it did (a
- * multiple of 8; none without AVX-512). */
-__attribute__((target("avx512f,avx512bw"))) static size_t apply_avx512(unsigned char *w, const unsigned char *v,
-                                                                       const unsigned char *masks, size_t n)
+ * multiple of 8; none without AVX-512), and adds the bytes it stored to
+ * *written. */
+__attribute__((target("avx512f,avx512bw,popcnt"))) static size_t apply_avx512(unsigned char *w,
+                                                                              const unsigned char *v,
+                                                                              const unsigned char *masks,
+                                                                              size_t n, long *written)
 {
     size_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        _mm512_mask_storeu_epi8(w + 8 * i, load64(masks + i), _mm512_loadu_si512(v + 8 * i));
+    for (; i + 8 <= n; i += 8) {
+        uint64_t m = load64(masks + i);
+        _mm512_mask_storeu_epi8(w + 8 * i, m, _mm512_loadu_si512(v + 8 * i));
+        *written += __builtin_popcountll(m);
+    }
     return i;
 }
 
-static size_t apply_blocks(unsigned char *w, const unsigned char *v, const unsigned char *masks, size_t n)
+static size_t apply_blocks(unsigned char *w, const unsigned char *v, const unsigned char *masks, size_t n,
+                           long *written)
 {
-    return isa_now() == DSM_DIFF_AVX512 ? apply_avx512(w, v, masks, n) : 0;
+    return isa_now() == DSM_DIFF_AVX512 ? apply_avx512(w, v, masks, n, written) : 0;
 }
 
 long dsm_diff_apply(void *dst, size_t size, const void *diff, size_t len, bool writable)
@@ -285,8 +283,7 @@ long dsm_diff_apply(void *dst, size_t size, const void *diff, size_t len, bool w
             memcpy(page + 8 * first, data, 8 * n);
             written += (long)(8 * n);
         } else {
-            size_t i = apply_blocks(page + 8 * first, data, masks, n);
-            written += count_bits(masks, i);
+            size_t i = apply_blocks(page + 8 * first, data, masks, n, &written);
             for (; i < n; i++) {
                 unsigned char *w = page + 8 * (first + i);
                 const unsigned char *v = data + 8 * i;

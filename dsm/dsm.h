@@ -212,6 +212,10 @@ void dsm_counted_take(struct dsm_plist *out);
 void dsm_count_fault(uint64_t page, bool write);
 void dsm_count_remote_write(uint64_t page, int home);
 void dsm_plist_add(struct dsm_plist *l, uint64_t page);
+/* A page-sized buffer for a twin, and its return (twin.c): kept for the
+ * next twin, never given back to the system. */
+void *dsm_twin_alloc(void);
+void dsm_twin_free(void *twin);
 void dsm_plist_take(struct dsm_plist *from, struct dsm_plist *to);
 void dsm_plist_sort(struct dsm_plist *l);
 bool dsm_plist_has(const struct dsm_plist *sorted, uint64_t page);

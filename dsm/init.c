@@ -70,14 +70,20 @@ static void sync_globals(void)
 
 /* The runtime's own memory comes from the C library's malloc (the
  * program's from the shared heap, omp_rt/heap.c), and much of it is freed
- * at every release: the twins of the pages written in the interval, 8,192
- * of them in a NAS FT transpose.  By default glibc hands the freed top of
- * its heap back to the kernel once it exceeds 128 KiB, and the next
- * interval's twins fault it in again, each page zeroed by the kernel.  The
- * node keeps up to 512 MiB of freed heap instead. */
+ * at every release and barrier: the lists of the pages written and
+ * announced, 66,000 of them (516 KiB of page numbers) at a NAS FT
+ * transpose.  By default glibc hands the freed top of its heap back to the
+ * kernel once it exceeds 128 KiB, and serves a block of 128 KiB or more
+ * from a mapping of its own that free() unmaps; setting the first limit
+ * also stops glibc from raising the second as it sees such blocks freed.
+ * Either way the next interval's blocks are fresh pages that the kernel
+ * zeroes and maps a fault at a time.  So the node keeps up to 512 MiB of
+ * freed heap, and blocks below 32 MiB come from the heap.  (Twins have a
+ * pool of their own, dsm/twin.c.) */
 static void keep_freed_memory(void)
 {
     mallopt(M_TRIM_THRESHOLD, 512 << 20);
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
 }
 
 void ompdsm_init(int *argc, char ***argv)

@@ -229,7 +229,7 @@ static void settle(uint64_t page, enum dsm_state st)
 
 static void drop_twin(uint64_t page)
 {
-    free(dsm.twin[page]);
+    dsm_twin_free(dsm.twin[page]);
     dsm.twin[page] = NULL;
 }
 
@@ -240,7 +240,7 @@ static void refresh_twin(uint64_t page)
 
 static void make_twin(uint64_t page)
 {
-    void *t = xmalloc(dsm.page_size);
+    void *t = dsm_twin_alloc();
     memcpy(t, dsm_rt(page), dsm.page_size);
     dsm.twin[page] = t;
 }
@@ -502,7 +502,7 @@ static void keep_hot(uint64_t page, enum dsm_event ev)
 {
     struct snap b = before(page);
     if (!dsm.twin[page])
-        dsm.twin[page] = xmalloc(dsm.page_size);
+        dsm.twin[page] = dsm_twin_alloc();
     refresh_twin(page);
     dsm_flag_clear(page, PF_REL);
     dsm_flag_set(page, PF_HOT);
@@ -585,7 +585,7 @@ void dsm_ps_snapshot(uint64_t page)
 {
     struct snap b = before(page);
     if (!dsm.twin[page])
-        dsm.twin[page] = xmalloc(dsm.page_size);
+        dsm.twin[page] = dsm_twin_alloc();
     refresh_twin(page);
     after(page, DSM_EV_SNAPSHOT, b);
 }
