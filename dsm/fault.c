@@ -218,8 +218,9 @@ static void write_ahead(uint64_t page, int home, uint64_t max, bool count)
     uint64_t n = q - page - 1;
     if (n) {
         dsm_ps_write_ahead(page + 1, n, ahead, count);
-        for (uint64_t i = 1; count && i <= n; i++)
-            dsm_count_remote_write(page + i, home);
+        if (count)
+            for (uint64_t i = 1; i <= n; i++)
+                dsm_count_remote_write(page + i, home);
     }
     write_end = q;
 }
