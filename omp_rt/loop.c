@@ -73,6 +73,7 @@ static int resolve(int kind, long *chunk, bool *steal)
 
 void omp_loop_args_long(struct omp_loop_args *a, int kind, long start, long end, long incr, long chunk)
 {
+    *a = (struct omp_loop_args){ 0 };
     a->kind = resolve(kind, &chunk, &a->steal);
     a->chunk = chunk;
     a->ull = false;
@@ -88,6 +89,7 @@ void omp_loop_args_ull(struct omp_loop_args *a, int kind, bool up, unsigned long
                        unsigned long long end, unsigned long long incr, unsigned long long chunk)
 {
     long c = (long)chunk;
+    *a = (struct omp_loop_args){ 0 };
     a->kind = resolve(kind, &c, &a->steal);
     a->chunk = c;
     a->ull = true;

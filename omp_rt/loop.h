@@ -30,6 +30,8 @@ struct omp_site_key {
     uint64_t start, incr, n;
 };
 
+/* A loop's arguments: every field of *a, where (the call site) 0, which
+ * the caller sets if it has one (a sections construct has none). */
 void omp_loop_args_long(struct omp_loop_args *a, int kind, long start, long end, long incr, long chunk);
 void omp_loop_args_ull(struct omp_loop_args *a, int kind, bool up, unsigned long long start,
                        unsigned long long end, unsigned long long incr, unsigned long long chunk);
