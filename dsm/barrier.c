@@ -73,10 +73,23 @@
 
 /* ---- node 0: gathering arrivals ----------------------------------------- */
 
+/* The call a node makes a barrier with.  Every node of a barrier makes
+ * the same one; a node that makes another is at another barrier of the
+ * program (dsm_barrier_bcast and dsm_barrier_gather are each the other
+ * side's too). */
+enum bar_kind { BAR_PLAIN = 1, BAR_BCAST, BAR_GATHER };
+
+static const char *kind_name(uint32_t kind)
+{
+    return kind == BAR_PLAIN ? "barrier" : kind == BAR_BCAST ? "broadcast" : kind == BAR_GATHER ? "gather" : "?";
+}
+
 struct slot {
     pthread_mutex_t mu;
     int arrived;
+    int first;                  /* the node that arrived first */
     uint64_t members;           /* the group of the barrier being gathered */
+    uint32_t kind;
     struct bar_notice *notes;
     size_t n, cap;
     struct dsm_buf payload, extra;
@@ -157,7 +170,7 @@ static bool publish_release(const struct bar_hdr *rel, const struct dsm_buf *bod
 static void broadcast_release(struct slot *s, uint64_t epoch)
 {
     struct bar_hdr rel = { .epoch = epoch, .count = merge_notices(s->notes, s->n), .payload = s->payload.n,
-                           .extra = s->extra.n, .members = s->members };
+                           .extra = s->extra.n, .members = (uint32_t)s->members, .kind = s->kind };
     if (s->members < (uint64_t)dsm.nodes)
         keep_missed(s->notes, rel.count);
     struct dsm_buf body = { 0 };
@@ -195,6 +208,15 @@ static void arrive(int src, const void *body, size_t len)
         (s->arrived && h->members != s->members))
         dsm_fatal("internal: node %d arrived at barrier %lu of %lu nodes, node 0 gathers one of %lu", src,
                   (unsigned long)h->epoch, (unsigned long)h->members, (unsigned long)s->members);
+    if (s->arrived && h->kind != s->kind)
+        dsm_fatal("node %d arrived at barrier %lu with a %s, node %d with a %s: the nodes are at different "
+                  "barriers of the program (every thread of a team must meet the same barriers and "
+                  "worksharing constructs, in the same order)", s->first, (unsigned long)h->epoch,
+                  kind_name(s->kind), src, kind_name(h->kind));
+    if (!s->arrived) {
+        s->first = src;
+        s->kind = h->kind;
+    }
     s->members = h->members;
     dsm_buf_put(&s->payload, pages + h->count, h->payload);
     dsm_buf_put(&s->extra, (const char *)(pages + h->count) + h->payload, h->extra);
@@ -499,7 +521,7 @@ void dsm_barrier_update(void)
     dsm_plist_free(&bar);
 }
 
-static void *barrier(const void *payload, size_t plen, size_t *out_len)
+static void *barrier(enum bar_kind kind, const void *payload, size_t plen, size_t *out_len)
 {
     uint64_t t0 = dsm_now_ns();
     dsm_flush_output();
@@ -513,7 +535,7 @@ static void *barrier(const void *payload, size_t plen, size_t *out_len)
     size_t xlen = 0;
     void *x = extra.provide ? extra.provide(&xlen) : NULL;
     struct bar_hdr h = { .epoch = dsm.epoch, .count = bar.n, .payload = plen, .extra = xlen,
-                         .members = (uint64_t)dsm_barrier_group_size() };
+                         .members = (uint32_t)dsm_barrier_group_size(), .kind = kind };
     struct dsm_buf body = { 0 };
     dsm_buf_put(&body, bar.pages, bar.n * sizeof *bar.pages);
     dsm_buf_put(&body, payload, plen);
@@ -551,15 +573,15 @@ static void *barrier(const void *payload, size_t plen, size_t *out_len)
 
 void dsm_barrier(void)
 {
-    barrier(NULL, 0, NULL);
+    barrier(BAR_PLAIN, NULL, 0, NULL);
 }
 
 void *dsm_barrier_bcast(const void *payload, size_t len, size_t *out_len)
 {
-    return barrier(payload, dsm.node == 0 ? len : 0, out_len);
+    return barrier(BAR_BCAST, payload, dsm.node == 0 ? len : 0, out_len);
 }
 
 void *dsm_barrier_gather(const void *payload, size_t len, size_t *out_len)
 {
-    return barrier(payload, len, out_len);
+    return barrier(BAR_GATHER, payload, len, out_len);
 }

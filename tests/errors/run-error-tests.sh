@@ -2,7 +2,8 @@
 # run-error-tests.sh: bad inputs must stop a job cleanly.  Each case gives
 # ompdsm-run or the runtime one bad input (an environment variable's value,
 # a launcher argument, a program that exhausts the shared memory, a region
-# address in use, an unsupported OpenMP construct) and checks that
+# address in use, an unsupported OpenMP construct, a barrier that not
+# every thread meets) and checks that
 #   - the job exits with a non-zero status, not killed by a signal;
 #   - standard error has one line naming the cause (the variable or the key
 #     words, matched on a single line);
@@ -70,7 +71,7 @@ build() {
     return 1
 }
 
-for p in omp_small malloc_exhaust target teams doacross; do
+for p in omp_small malloc_exhaust target teams doacross barrier_not_met; do
     build $p "$DSMCC" -O2 "$SRC/$p.c" -o "$OUT/$p"
 done
 # The libgomp build of omp_small: the judge of OMP_* values.
@@ -330,6 +331,16 @@ check "unsupported construct: omp teams" "$tmp/teams" \
     "unsupported OpenMP construct: teams" "$RUN" -np 2 "$tmp/teams"
 check "unsupported construct: ordered depend (doacross)" "$tmp/doacross" \
     "unsupported OpenMP construct: .*doacross" "$RUN" -np 2 "$tmp/doacross"
+
+# ---- programs OpenMP forbids ---------------------------------------------------------
+
+# A barrier only thread 0 meets: the nodes arrive at different barriers,
+# whether the region's end is a home migration's gather or a plain barrier.
+check "a barrier not every thread meets" "$tmp/barrier_not_met" \
+    "at different barriers of the program" "$RUN" -np 2 --threads-per-node 1 "$tmp/barrier_not_met"
+check "a barrier not every thread meets, OMPDSM_MIGRATE=off" "$tmp/barrier_not_met" \
+    "at different barriers of the program" \
+    env OMPDSM_MIGRATE=off "$RUN" -np 2 --threads-per-node 1 "$tmp/barrier_not_met"
 
 # ---- what ompdsm-cc refuses to build ---------------------------------------------------
 
