@@ -33,17 +33,21 @@
  * but never at e+2.
  *
  * Nodes on one host.  When the nodes share a host segment (host_seg.h),
- * arrivals and releases go through its boxes instead of messages: a node
- * writes its arrival into its box and rings node 0's news word; node 0's
- * application thread, once it has arrived itself, takes the boxes as they
- * come while it waits; the release is written into every member's
- * release box, and the members that sleep are woken.  No message, no
- * progress thread: a barrier costs what the nodes' caches take to pass a
- * few lines.  An arrival or release too big for its box goes by message as
- * before, and node 0 counts arrivals from both.  The boxes alternate with
- * the epoch's parity, as the slots do, for the same reason; a release box
- * per member, since a member that sits out the next barriers (a smaller
- * team) may take its release late (dsm/PROTOCOL.md).
+ * a node writes its arrival into its box instead of a message and rings
+ * the members whose threads sleep, and every member reads every box: once
+ * all arrivals are in, each node completes the barrier on its own, merging
+ * the notices and joining the payloads as node 0 would (in the order of
+ * the nodes).  No message, no progress thread, and no wait for node 0 to
+ * run: a barrier costs one pass of the arrivals' lines between the caches.
+ * Node 0 still releases the barrier, through each member's release box,
+ * when the boxes do not tell all: an arrival too big for its box (it goes
+ * by message, and the box says so), one that grew after it was written
+ * (dsm_barrier_update), or more notices than every node should merge.
+ * The boxes alternate with the epoch's parity, as the slots do, for the
+ * same reason; a node writes its box of e + 2 only once every node that
+ * read its box of e has (a member of e may sit out e + 1, in a smaller
+ * team, and read late); a release box per member, since such a member may
+ * take its release late too (dsm/PROTOCOL.md).
  *
  * Groups.  An OpenMP team smaller than the job runs on nodes 0 .. k-1, and
  * its barriers are among those nodes only (dsm_barrier_group): the other
@@ -68,6 +72,7 @@
 #include "../util/log.h"
 #include "../util/xalloc.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,9 +84,21 @@
  * side's too). */
 enum bar_kind { BAR_PLAIN = 1, BAR_BCAST, BAR_GATHER };
 
+/* An arrival box's header flag: the arrival is too big for the box and
+ * went to node 0 by message; the box holds the header only. */
+enum { BAR_BY_MESSAGE = 1 };
+
 static const char *kind_name(uint32_t kind)
 {
     return kind == BAR_PLAIN ? "barrier" : kind == BAR_BCAST ? "broadcast" : kind == BAR_GATHER ? "gather" : "?";
+}
+
+static _Noreturn void different_barriers(int a, uint32_t kind_a, int b, uint32_t kind_b, uint64_t epoch)
+{
+    dsm_fatal("node %d arrived at barrier %lu with a %s, node %d with a %s: the nodes are at different "
+              "barriers of the program (every thread of a team must meet the same barriers and "
+              "worksharing constructs, in the same order)", a, (unsigned long)epoch, kind_name(kind_a), b,
+              kind_name(kind_b));
 }
 
 struct slot {
@@ -209,10 +226,7 @@ static void arrive(int src, const void *body, size_t len)
         dsm_fatal("internal: node %d arrived at barrier %lu of %lu nodes, node 0 gathers one of %lu", src,
                   (unsigned long)h->epoch, (unsigned long)h->members, (unsigned long)s->members);
     if (s->arrived && h->kind != s->kind)
-        dsm_fatal("node %d arrived at barrier %lu with a %s, node %d with a %s: the nodes are at different "
-                  "barriers of the program (every thread of a team must meet the same barriers and "
-                  "worksharing constructs, in the same order)", s->first, (unsigned long)h->epoch,
-                  kind_name(s->kind), src, kind_name(h->kind));
+        different_barriers(s->first, s->kind, src, h->kind, h->epoch);
     if (!s->arrived) {
         s->first = src;
         s->kind = h->kind;
@@ -229,38 +243,6 @@ static void arrive(int src, const void *body, size_t len)
 static void on_arrive(int src, void *body, size_t len)
 {
     arrive(src, body, len);
-}
-
-/* Writes this node's arrival into its box of the host segment and rings
- * node 0; false if there is no segment or the arrival does not fit. */
-static bool publish_arrival(const struct bar_hdr *h, const struct dsm_buf *body)
-{
-    if (!host_seg_on() || sizeof *h + body->n > host_seg_arrival_cap())
-        return false;
-    box_put(host_seg_arrival(dsm.node, h->epoch), h, body);
-    dsm_ring_sleeper(0);
-    return true;
-}
-
-/* Node 0, while it waits in a barrier: takes (or, !take, finds) the
- * arrivals published in the members' boxes since it last looked. */
-static bool collect_arrivals(bool take)
-{
-    static uint64_t *taken;     /* per node: the epoch + 1 of the last box taken */
-    if (!taken)
-        taken = xcalloc((size_t)dsm.nodes, sizeof *taken);
-    uint64_t want = dsm.epoch + 1;
-    int members = dsm_barrier_group_size();
-    for (int n = 0; n < members; n++) {
-        struct host_box *box = host_seg_arrival(n, dsm.epoch);
-        if (taken[n] != want && atomic_load_explicit(&box->seq, memory_order_acquire) == want) {
-            if (!take)
-                return true;
-            taken[n] = want;
-            arrive(n, box->data, box->len);
-        }
-    }
-    return false;
 }
 
 /* Pages a node wrote after it arrived (it ran tasks while it waited): they
@@ -330,6 +312,149 @@ uint64_t dsm_barrier_arrived(void)
     return atomic_load(&arrived_at);
 }
 
+/* ---- nodes on one host: every node reads every arrival ------------------ */
+
+/* The last barrier this node completed. */
+static struct {
+    uint64_t epoch;
+    uint32_t members;
+} last;
+
+/* Before this node writes barrier `epoch`'s arrival into its box: the box
+ * holds its arrival at an earlier barrier X (epoch - 2 or older), which
+ * every member of X reads when it completes X on its own.  The members of
+ * this node's last barrier, if later than X, have done so before they
+ * arrived at it; a node that sat out every barrier since X (a smaller
+ * team) may not have yet, and is waited for. */
+static void wait_box_readers(struct host_box *box)
+{
+    uint64_t seq = atomic_load_explicit(&box->seq, memory_order_relaxed);
+    if (!seq)
+        return;
+    const struct bar_hdr *old = (const struct bar_hdr *)box->data;
+    uint32_t from = last.epoch + 1 > seq ? last.members : 0;
+    for (uint32_t r = from; r < old->members; r++) {
+        if ((int)r == dsm.node)
+            continue;
+        struct host_news *n = host_seg_news((int)r);
+        while (atomic_load_explicit(&n->done, memory_order_acquire) < seq)
+            sched_yield();
+    }
+}
+
+/* Sends this node's arrival: into its box of the host segment, ringing the
+ * members that sleep; one too big for the box goes to node 0 by message,
+ * and the box says so.  Without the segment, by message. */
+static void publish_arrival(const struct bar_hdr *h, const struct dsm_buf *body)
+{
+    if (!host_seg_on()) {
+        net_send(0, OP_BAR_ARRIVE, h, sizeof *h, body->p, body->n);
+        return;
+    }
+    struct host_box *box = host_seg_arrival(dsm.node, h->epoch);
+    wait_box_readers(box);
+    if (sizeof *h + body->n > host_seg_arrival_cap()) {
+        net_send(0, OP_BAR_ARRIVE, h, sizeof *h, body->p, body->n);
+        struct bar_hdr mark = { .epoch = h->epoch, .members = h->members, .kind = h->kind,
+                                .flags = BAR_BY_MESSAGE };
+        box_put(box, &mark, &(struct dsm_buf){ 0 });
+    } else {
+        box_put(box, h, body);
+    }
+    for (int n = 0; n < (int)h->members; n++)
+        if (n != dsm.node)
+            dsm_ring_sleeper(n);
+}
+
+static const struct bar_hdr *arrival_of(int node)
+{
+    return (const struct bar_hdr *)host_seg_arrival(node, dsm.epoch)->data;
+}
+
+/* Whether every member's arrival at the current barrier is in its box. */
+static bool all_arrived(void)
+{
+    uint64_t want = dsm.epoch + 1;
+    int members = dsm_barrier_group_size();
+    for (int n = 0; n < members; n++)
+        if (atomic_load_explicit(&host_seg_arrival(n, dsm.epoch)->seq, memory_order_acquire) != want)
+            return false;
+    return true;
+}
+
+/* Every arrival in: whether each node completes the barrier on its own,
+ * from the boxes.  It does when every arrival is whole in its box, none
+ * grew after it was written (dsm_barrier_update, which node 0 gathers),
+ * and the notices are few, so that merging them at every node costs
+ * little.  Otherwise node 0 gathers and releases, as without the segment.
+ * Every node reads the same bytes, so they all decide alike. */
+enum { OWN_NOTICES_MAX = 4096 };
+
+static bool on_own(void)
+{
+    uint64_t notices = 0;
+    int members = dsm_barrier_group_size();
+    for (int n = 0; n < members; n++) {
+        const struct bar_hdr *h = arrival_of(n);
+        if ((h->flags & BAR_BY_MESSAGE) ||
+            atomic_load(&host_seg_arrival(n, dsm.epoch)->grew) == dsm.epoch + 1)
+            return false;
+        notices += h->count;
+    }
+    return notices <= OWN_NOTICES_MAX;
+}
+
+/* Completes the barrier at this node from the boxes: the release node 0
+ * would send, with notices, payloads and extras in the order of the nodes. */
+static void complete_on_own(void)
+{
+    int members = dsm_barrier_group_size();
+    size_t notices = 0, payload = 0, xlen = 0;
+    for (int n = 0; n < members; n++) {
+        const struct bar_hdr *h = arrival_of(n);
+        if (h->kind != arrival_of(0)->kind)
+            different_barriers(0, arrival_of(0)->kind, n, h->kind, dsm.epoch);
+        notices += h->count;
+        payload += h->payload;
+        xlen += h->extra;
+    }
+    struct bar_notice *notes = notices ? xcalloc(notices, sizeof *notes) : NULL;
+    char *p = payload ? xmalloc(payload) : NULL, *x = xlen ? xmalloc(xlen) : NULL;
+    size_t k = 0, pk = 0, xk = 0;
+    for (int n = 0; n < members; n++) {
+        const struct bar_hdr *h = arrival_of(n);
+        const uint64_t *pages = (const uint64_t *)(h + 1);
+        for (uint64_t i = 0; i < h->count; i++)
+            notes[k++] = (struct bar_notice){ .page = pages[i], .writer = n };
+        if (h->payload)     /* p is NULL while no node has a payload, and memcpy's must not be */
+            memcpy(p + pk, pages + h->count, h->payload);
+        if (h->extra)
+            memcpy(x + xk, (const char *)(pages + h->count) + h->payload, h->extra);
+        pk += h->payload;
+        xk += h->extra;
+    }
+    pending.n = merge_notices(notes, notices);
+    pending.notes = notes;
+    if (dsm.node == 0 && members < dsm.nodes)
+        keep_missed(notes, pending.n);
+    pending.payload = p;
+    pending.payload_len = payload;
+    pending.extra = x;
+    pending.extra_len = xlen;
+}
+
+/* Node 0, when the nodes do not complete the barrier on their own: the
+ * arrivals in the boxes (those by message come to on_arrive). */
+static void take_boxes(void)
+{
+    int members = dsm_barrier_group_size();
+    for (int n = 0; n < members; n++) {
+        struct host_box *box = host_seg_arrival(n, dsm.epoch);
+        if (!(arrival_of(n)->flags & BAR_BY_MESSAGE))
+            arrive(n, box->data, box->len);
+    }
+}
+
 /* Whether the release of the current barrier came: by message (it is
  * then taken already) or in the host segment's box (taken after). */
 static bool released(void)
@@ -340,28 +465,38 @@ static bool released(void)
            atomic_load_explicit(&host_seg_release(dsm.node, dsm.epoch)->seq, memory_order_acquire) == dsm.epoch + 1;
 }
 
-/* Whether the host segment has news for this node's barrier: the release,
- * or at node 0 an arrival not taken yet. */
+/* Set once every arrival is in and node 0 is to release the barrier. */
+static bool await_release;
+
+/* Whether the host segment has news for this node's barrier: every
+ * arrival, then (if node 0 releases it) the release. */
 static bool barrier_news(void)
 {
-    return released() || (dsm.node == 0 && collect_arrivals(false));
+    return released() || (!await_release && all_arrived());
 }
 
-/* Waits for the release, doing the upper layer's work meanwhile (and, at
- * node 0, taking the arrivals in the boxes).  Every event that may give
- * work (a message of the upper layer) or end the wait (an arrival, the
- * release) is news: between them the node sleeps, and while work is wanted
- * but none is found, it looks again after 50 us, then longer and longer up
- * to a millisecond. */
-static void wait_release(void)
+/* Waits until the barrier completes, doing the upper layer's work
+ * meanwhile; true if this node completes it on its own (on_own), false
+ * once the release came.  Every event that may give work (a message of
+ * the upper layer) or end the wait (an arrival, the release) is news:
+ * between them the node sleeps, and while work is wanted but none is
+ * found, it looks again after 50 us, then longer and longer up to a
+ * millisecond. */
+static bool wait_release(void)
 {
     unsigned us = 50;
+    await_release = false;
     for (;;) {
         uint32_t seen = dsm_news();
-        if (dsm.node == 0 && host_seg_on())
-            collect_arrivals(true);
+        if (host_seg_on() && !await_release && all_arrived()) {
+            if (on_own())
+                return true;
+            await_release = true;
+            if (dsm.node == 0)
+                take_boxes();
+        }
         if (released())
-            return;
+            return false;
         bool wanted = idle.wanted && idle.wanted();
         if (wanted && idle.work()) {
             us = 50;
@@ -512,6 +647,8 @@ void dsm_barrier_update(void)
     struct dsm_plist bar = { 0 };
     dsm_bar_take(&bar);
     if (bar.n) {
+        if (host_seg_on())     /* the nodes then leave the release to node 0 (on_own) */
+            atomic_store(&host_seg_arrival(dsm.node, dsm.epoch)->grew, dsm.epoch + 1);
         struct net_wait w;
         net_wait_init(&w, 1);
         struct notice_hdr h = { .cookie = (uint64_t)(uintptr_t)&w, .epoch = dsm.epoch, .count = bar.n };
@@ -541,17 +678,23 @@ static void *barrier(enum bar_kind kind, const void *payload, size_t plen, size_
     dsm_buf_put(&body, payload, plen);
     dsm_buf_put(&body, x, xlen);
     free(x);
-    if (!publish_arrival(&h, &body))
-        net_send(0, OP_BAR_ARRIVE, &h, sizeof h, body.p, body.n);
+    publish_arrival(&h, &body);
     dsm_buf_free(&body);
     dsm_plist_free(&bar);
     atomic_store(&arrived_at, dsm.epoch + 1);
-    wait_release();
+    bool own = wait_release();
     atomic_store(&arrived_at, 0);
-    if (atomic_load(&pending.w.pending)) {
+    if (own) {
+        complete_on_own();
+    } else if (atomic_load(&pending.w.pending)) {
         struct host_box *box = host_seg_release(dsm.node, dsm.epoch);
         take_release(box->data, box->len);
     }
+    /* The boxes of this barrier are read: their nodes may write them again. */
+    last.epoch = dsm.epoch;
+    last.members = h.members;
+    if (host_seg_on())
+        atomic_store_explicit(&host_seg_news(dsm.node)->done, dsm.epoch + 1, memory_order_release);
     apply_notices();
     dsm_drop_suspects();
     if (pending.extra_len && extra.consume)

@@ -50,7 +50,7 @@ static size_t news_offset(void)
 
 static size_t arrivals_offset(void)
 {
-    size_t end = news_offset() + (size_t)seg.nodes * LINE;
+    size_t end = news_offset() + (size_t)seg.nodes * sizeof(struct host_news);
     return (end + 4095) & ~(size_t)4095;
 }
 
@@ -159,7 +159,7 @@ bool host_seg_on(void)
 
 struct host_news *host_seg_news(int node)
 {
-    return seg.base ? (struct host_news *)(seg.base + news_offset() + (size_t)node * LINE) : NULL;
+    return seg.base ? (struct host_news *)(seg.base + news_offset() + (size_t)node * sizeof(struct host_news)) : NULL;
 }
 
 struct host_box *host_seg_arrival(int node, uint64_t epoch)

@@ -21,14 +21,19 @@
 
 struct host_box {
     _Atomic uint64_t seq;       /* the epoch + 1 the bytes are for */
+    _Atomic uint64_t grew;      /* arrivals: the epoch + 1 of a barrier whose arrival grew (barrier.c) */
     uint64_t len;
     char data[];
 };
 
 /* A node's news word: the count, and how many of its threads sleep on it. */
+/* And, on a line of its own (the other nodes read it seldom, the node
+ * writes it at every barrier), the epoch + 1 of the last barrier the node
+ * completed (barrier.c). */
 struct host_news {
     _Atomic uint32_t gen;
     _Atomic uint32_t sleepers;
+    _Alignas(64) _Atomic uint64_t done;
 };
 
 /* Collective, after the transport started: every node maps node 0's

@@ -22,8 +22,12 @@ struct home_rep { uint64_t cookie; int32_t home; int32_t pad; };
  * (release), then `payload` bytes, then `extra` bytes (barrier.c) */
 /* members: the barrier is among nodes 0 .. members-1 (dsm_barrier_group);
  * kind: the call that made it (barrier.c's enum bar_kind), alike at every
- * node of one barrier */
-struct bar_hdr { uint64_t epoch; uint64_t count; uint64_t payload; uint64_t extra; uint32_t members, kind; };
+ * node of one barrier; flags: barrier.c's BAR_BY_MESSAGE */
+struct bar_hdr {
+    uint64_t epoch, count, payload, extra;
+    uint32_t members;
+    uint16_t kind, flags;
+};
 /* a notice: the page and its writer, or -1 when several nodes wrote it */
 struct bar_notice { uint64_t page; int32_t writer; int32_t pad; };
 /* a lock is named by its space (enum dsm_lock_space) and key */
