@@ -378,7 +378,10 @@ static bool spin(bool (*until)(const void *arg), const void *arg, unsigned every
 {
     if (until(arg))
         return true;
-    uint64_t now = dsm_now_ns(), deadline = now + (uint64_t)net_cfg.spin_us * 1000u, loud = now + quiet_ns;
+    /* The clock is first read after SPIN_YIELD polls: most waits of a
+     * barrier end before, and the end of a poll only needs to be about
+     * right (stand_by_for). */
+    uint64_t now = 0, deadline = 0, loud = 0;
     bool met = false;
     atomic_fetch_add(&net.polling, 1);
     for (unsigned i = 0; !(met = until(arg)); i++) {
@@ -388,6 +391,10 @@ static bool spin(bool (*until)(const void *arg), const void *arg, unsigned every
             __builtin_ia32_pause();
         if (i % SPIN_YIELD == SPIN_YIELD - 1) {
             now = dsm_now_ns();
+            if (!deadline) {
+                deadline = now + (uint64_t)net_cfg.spin_us * 1000u;
+                loud = now + quiet_ns;
+            }
             if (now >= deadline) {
                 drain_and_arm();
                 met = until(arg);
@@ -398,7 +405,7 @@ static bool spin(bool (*until)(const void *arg), const void *arg, unsigned every
         }
     }
     if (met && linger)
-        atomic_store(&net.poll_end, dsm_now_ns());
+        atomic_store(&net.poll_end, now ? now : dsm_last_ns());
     atomic_fetch_sub(&net.polling, 1);
     return met;
 }

@@ -86,9 +86,10 @@ static void among_nodes(void *arg)
     (void)arg;
     if (omp_rt.team_nodes < 2)
         return;
-    uint64_t t0 = dsm_now_ns();
+    uint64_t t0 = prof_tracing() ? dsm_now_ns() : 0;
     dsm_barrier();
-    prof_sync(PROF_BARRIER, t0, dsm_now_ns(), 0);
+    if (t0)
+        prof_sync(PROF_BARRIER, t0, dsm_now_ns(), 0);
 }
 
 void omp_rt_barrier(void)
@@ -104,9 +105,10 @@ static void end_among_nodes(void *arg)
 {
     if (omp_rt.team_nodes < 2)
         return;
-    uint64_t t0 = dsm_now_ns(), in = dsm_stats.pages_migrated_in;
+    uint64_t t0 = prof_tracing() ? dsm_now_ns() : 0, in = dsm_stats.pages_migrated_in;
     bool migrated = mig_counted_barrier(*(const uintptr_t *)arg);
-    prof_sync(migrated ? PROF_MIGRATION : PROF_BARRIER, t0, dsm_now_ns(), dsm_stats.pages_migrated_in - in);
+    if (t0)
+        prof_sync(migrated ? PROF_MIGRATION : PROF_BARRIER, t0, dsm_now_ns(), dsm_stats.pages_migrated_in - in);
 }
 
 void omp_rt_end_barrier(uintptr_t loop)

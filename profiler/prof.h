@@ -11,6 +11,7 @@
 #ifndef PROFILER_PROF_H
 #define PROFILER_PROF_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 enum prof_event { PROF_LOOP, PROF_BARRIER, PROF_MIGRATION };
@@ -23,6 +24,10 @@ void prof_init(uintptr_t exe_base);
  * iteration number and how many it ran; kind names the schedule. */
 void prof_loop(uintptr_t where, const char *kind, uint64_t t0_ns, uint64_t t1_ns, uint64_t first,
                uint64_t iters);
+
+/* Whether OMPDSM_TRACE records events: the times of barriers are taken
+ * only then. */
+bool prof_tracing(void);
 
 /* A barrier (or home migration, moving `pages`) from t0 to t1. */
 void prof_sync(enum prof_event what, uint64_t t0_ns, uint64_t t1_ns, uint64_t pages);

@@ -44,6 +44,11 @@ void prof_trace_init(void)
     tr.origin = dsm_now_ns();
 }
 
+bool prof_tracing(void)
+{
+    return dsm_cfg.trace != NULL;
+}
+
 static void add(struct event e)
 {
     if (!dsm_cfg.trace)
