@@ -217,6 +217,7 @@ void dsm_plist_add(struct dsm_plist *l, uint64_t page);
 void *dsm_twin_alloc(void);
 void dsm_twin_free(void *twin);
 void dsm_plist_take(struct dsm_plist *from, struct dsm_plist *to);
+bool dsm_plist_empty(const struct dsm_plist *l);     /* a hint: no mutex needed */
 void dsm_plist_sort(struct dsm_plist *l);
 bool dsm_plist_has(const struct dsm_plist *sorted, uint64_t page);
 void dsm_plist_free(struct dsm_plist *l);

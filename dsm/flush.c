@@ -210,6 +210,10 @@ void dsm_drop_suspects(void)
     /* Registering is part of the acquire: a page this thread registers
      * joins the suspects only then, and another thread of the node that
      * finds the suspects empty meanwhile must wait for it. */
+    /* With one application thread, no other can be between taking the
+     * suspects and dropping them. */
+    if (dsm.app_threads == 1 && dsm_plist_empty(&dsm.fresh) && dsm_plist_empty(&dsm.suspect))
+        return;
     struct dsm_plist l = { 0 };
     dsm_lock(&dsm.acquire_mu);
     dsm_register_fresh();
@@ -471,9 +475,11 @@ static void release(struct dsm_plist *written, bool barrier)
     catch_new_sharers(&caught);
     check_pinned();
     dsm_register_fresh();
-    dsm_lock(&dsm.lists_mu);
-    dsm_plist_take(&dsm.rel, written);
-    dsm_unlock(&dsm.lists_mu);
+    if (!dsm_plist_empty(&dsm.rel)) {
+        dsm_lock(&dsm.lists_mu);
+        dsm_plist_take(&dsm.rel, written);
+        dsm_unlock(&dsm.lists_mu);
+    }
     if (written->n == 0 && hot.n == 0) {
         dsm_plist_free(&caught);
         return;

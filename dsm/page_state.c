@@ -440,6 +440,8 @@ void dsm_settle_claimed(const uint64_t *sorted, size_t n, enum dsm_state st, enu
  * home's registration count (word 0), which tells it to look at the bits. */
 void dsm_register_fresh(void)
 {
+    if (dsm_plist_empty(&dsm.fresh))
+        return;
     struct dsm_plist l = { 0 };
     dsm_lock(&dsm.lists_mu);
     dsm_plist_take(&dsm.fresh, &l);
