@@ -196,9 +196,20 @@ static void set_up_worksharing(const struct region_cmd *c)
         omp_sections_init(c->sections);
 }
 
+/* The loop that ends the region, for home migration (mig_counted_barrier):
+ * a combined loop's call site, or the last loop the region ran.  A region
+ * that ran none names itself by its outlined function, the same address at
+ * every node: the compiler schedules a `parallel for` without a schedule
+ * clause itself (GCC computes the static blocks inline and calls no
+ * GOMP_loop function), and with no loop to name, the ends of such regions
+ * were never the loop ends at which OMPDSM_MIGRATE=auto and first migrate,
+ * so their pages stayed with the master that allocated them. */
 static uintptr_t ending_loop(const struct region_cmd *c)
 {
-    return c->loop.kind ? c->loop.where : omp_loop_last_site();
+    if (c->loop.kind)
+        return c->loop.where;
+    uintptr_t site = omp_loop_last_site();
+    return site ? site : (uintptr_t)(void *)c->fn;
 }
 
 /* The part of a region that a node's thread other than the first runs. */
