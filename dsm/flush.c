@@ -207,13 +207,13 @@ static void catch_new_sharers(struct dsm_plist *found)
  * drop them too. */
 void dsm_drop_suspects(void)
 {
-    /* Registering is part of the acquire: a page this thread registers
-     * joins the suspects only then, and another thread of the node that
-     * finds the suspects empty meanwhile must wait for it. */
     /* With one application thread, no other can be between taking the
      * suspects and dropping them. */
     if (dsm.app_threads == 1 && dsm_plist_empty(&dsm.fresh) && dsm_plist_empty(&dsm.suspect))
         return;
+    /* Registering is part of the acquire: a page this thread registers
+     * joins the suspects only then, and another thread of the node that
+     * finds the suspects empty meanwhile must wait for it. */
     struct dsm_plist l = { 0 };
     dsm_lock(&dsm.acquire_mu);
     dsm_register_fresh();

@@ -153,12 +153,14 @@ extern void *omp_pool_value;
 /* Wakes the node's threads that wait in a node barrier: a task is queued. */
 void omp_pool_ring(void);
 
-/* barrier.c: the team barrier (a DSM barrier among the nodes). */
+/* parallel.c: the team barrier (a DSM barrier among the nodes) that home
+ * migration does not count: the end of sections. */
 void omp_rt_barrier(void);
-/* The barrier that ends a parallel region or a worksharing loop: these are
- * the barriers OMPDSM_MIGRATE counts.  loop: the call site of the
- * worksharing loop it ends (OMPDSM_MIGRATE=first migrates at the end of
- * each loop's first execution), or 0. */
+/* The barrier that ends a parallel region or a worksharing loop, and
+ * `#pragma omp barrier` (barrier.c): these are the barriers OMPDSM_MIGRATE
+ * counts.  loop: the call site of the worksharing loop it ends or of the
+ * barrier, or the region's code (OMPDSM_MIGRATE=first migrates at the end
+ * of each one's first execution), or 0. */
 void omp_rt_end_barrier(uintptr_t loop);
 
 /* ws.c: node 0's worksharing service. */
