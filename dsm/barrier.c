@@ -14,7 +14,10 @@
  * A node may attach a payload to its arrival; the release carries every
  * payload, concatenated in arrival order, to every node.  The OpenMP layer
  * sends the next parallel region this way from node 0 (starting a region
- * costs one barrier); home migration gathers every node's moves.
+ * costs one barrier); home migration gathers every node's moves.  A number
+ * each node adds (dsm_barrier_sum) rides in the header itself, so that a
+ * barrier which also counts, as every end of a loop does for migration,
+ * costs what a plain one does.
  *
  * An upper layer may also ride on every barrier (dsm_barrier_extra): what
  * its provider returns at a node's arrival reaches its consumer on every
@@ -82,7 +85,7 @@
  * the same one; a node that makes another is at another barrier of the
  * program (dsm_barrier_bcast and dsm_barrier_gather are each the other
  * side's too). */
-enum bar_kind { BAR_PLAIN = 1, BAR_BCAST, BAR_GATHER };
+enum bar_kind { BAR_PLAIN = 1, BAR_BCAST, BAR_GATHER, BAR_SUM };
 
 /* An arrival box's header flag: the arrival is too big for the box and
  * went to node 0 by message; the box holds the header only. */
@@ -90,7 +93,8 @@ enum { BAR_BY_MESSAGE = 1 };
 
 static const char *kind_name(uint32_t kind)
 {
-    return kind == BAR_PLAIN ? "barrier" : kind == BAR_BCAST ? "broadcast" : kind == BAR_GATHER ? "gather" : "?";
+    return kind == BAR_PLAIN ? "barrier" : kind == BAR_BCAST ? "broadcast" : kind == BAR_GATHER ? "gather"
+           : kind == BAR_SUM ? "sum" : "?";
 }
 
 static _Noreturn void different_barriers(int a, uint32_t kind_a, int b, uint32_t kind_b, uint64_t epoch)
@@ -107,6 +111,7 @@ struct slot {
     int first;                  /* the node that arrived first */
     uint64_t members;           /* the group of the barrier being gathered */
     uint32_t kind;
+    uint64_t sum;
     struct bar_notice *notes;
     size_t n, cap;
     struct dsm_buf payload, extra;
@@ -184,10 +189,22 @@ static bool publish_release(const struct bar_hdr *rel, const struct dsm_buf *bod
     return true;
 }
 
+/* A box's header and the barrier header after it fill one cache line: a
+ * node reads another's arrival with one miss. */
+_Static_assert(sizeof(struct host_box) + sizeof(struct bar_hdr) <= 64, "a barrier box's header spans two lines");
+
+/* A payload or extra of the barrier's header (32 bits). */
+static uint32_t hdr_len(size_t len, const char *what)
+{
+    if (len > UINT32_MAX)
+        dsm_fatal("internal: a barrier's %s of %zu bytes", what, len);
+    return (uint32_t)len;
+}
+
 static void broadcast_release(struct slot *s, uint64_t epoch)
 {
-    struct bar_hdr rel = { .epoch = epoch, .count = merge_notices(s->notes, s->n), .payload = s->payload.n,
-                           .extra = s->extra.n, .members = (uint32_t)s->members, .kind = s->kind };
+    struct bar_hdr rel = { .epoch = epoch, .count = merge_notices(s->notes, s->n),
+                           .payload = hdr_len(s->payload.n, "payload"), .extra = hdr_len(s->extra.n, "extra"), .sum = s->sum, .members = (uint32_t)s->members, .kind = s->kind };
     if (s->members < (uint64_t)dsm.nodes)
         keep_missed(s->notes, rel.count);
     struct dsm_buf body = { 0 };
@@ -202,6 +219,7 @@ static void broadcast_release(struct slot *s, uint64_t epoch)
     s->extra.n = 0;
     s->arrived = 0;
     s->n = 0;
+    s->sum = 0;
 }
 
 /* Adds the pages a node wrote to the slot's notices (slot lock held). */
@@ -232,6 +250,7 @@ static void arrive(int src, const void *body, size_t len)
         s->kind = h->kind;
     }
     s->members = h->members;
+    s->sum += h->sum;
     dsm_buf_put(&s->payload, pages + h->count, h->payload);
     dsm_buf_put(&s->extra, (const char *)(pages + h->count) + h->payload, h->extra);
     add_notices(s, pages, h->count, src);
@@ -284,6 +303,7 @@ static struct {
     size_t n;
     void *payload, *extra;
     size_t payload_len, extra_len;
+    uint64_t sum;
 } pending;
 
 static struct {
@@ -410,10 +430,12 @@ static void complete_on_own(void)
 {
     int members = dsm_barrier_group_size();
     size_t notices = 0, payload = 0, xlen = 0;
+    uint64_t sum = 0;
     for (int n = 0; n < members; n++) {
         const struct bar_hdr *h = arrival_of(n);
         if (h->kind != arrival_of(0)->kind)
             different_barriers(0, arrival_of(0)->kind, n, h->kind, dsm.epoch);
+        sum += h->sum;
         notices += h->count;
         payload += h->payload;
         xlen += h->extra;
@@ -435,6 +457,7 @@ static void complete_on_own(void)
     }
     pending.n = merge_notices(notes, notices);
     pending.notes = notes;
+    pending.sum = sum;
     if (dsm.node == 0 && members < dsm.nodes)
         keep_missed(notes, pending.n);
     pending.payload = p;
@@ -527,6 +550,7 @@ static void take_release(const void *body, size_t len)
         dsm_fatal("barrier release for epoch %lu while at %lu", (unsigned long)h->epoch,
                   (unsigned long)dsm.epoch);
     const char *p = (const char *)(h + 1);
+    pending.sum = h->sum;
     pending.n = h->count;
     pending.notes = h->count ? xmemdup(p, h->count * sizeof *pending.notes) : NULL;
     p += h->count * sizeof *pending.notes;
@@ -658,9 +682,12 @@ void dsm_barrier_update(void)
     dsm_plist_free(&bar);
 }
 
-static void *barrier(enum bar_kind kind, const void *payload, size_t plen, size_t *out_len)
+/* add: this node's addend to the barrier's sum (pending.sum after it). */
+static void *barrier(enum bar_kind kind, const void *payload, size_t plen, size_t *out_len, uint64_t add)
 {
-    uint64_t t0 = dsm_now_ns();
+    /* Timed only for OMPDSM_STATS: two readings of the clock cost a tenth
+     * of an empty barrier at 2 nodes. */
+    uint64_t t0 = dsm_cfg.stats ? dsm_now_ns() : 0;
     dsm_flush_output();
     struct dsm_plist rel = { 0 }, bar = { 0 };
     dsm_release(&rel, true);
@@ -671,7 +698,8 @@ static void *barrier(enum bar_kind kind, const void *payload, size_t plen, size_
     net_wait_init(&pending.w, 1);
     size_t xlen = 0;
     void *x = extra.provide ? extra.provide(&xlen) : NULL;
-    struct bar_hdr h = { .epoch = dsm.epoch, .count = bar.n, .payload = plen, .extra = xlen,
+    struct bar_hdr h = { .epoch = dsm.epoch, .count = bar.n, .payload = hdr_len(plen, "payload"),
+                         .extra = hdr_len(xlen, "extra"), .sum = add,
                          .members = (uint32_t)dsm_barrier_group_size(), .kind = kind };
     struct dsm_buf body = { 0 };
     dsm_buf_put(&body, bar.pages, bar.n * sizeof *bar.pages);
@@ -704,7 +732,8 @@ static void *barrier(enum bar_kind kind, const void *payload, size_t plen, size_
     dsm.epoch++;
     dsm_notice_prune();
     STAT_ADD(barriers, 1);
-    STAT_ADD(barrier_wait_ns, dsm_now_ns() - t0);
+    if (t0)
+        STAT_ADD(barrier_wait_ns, dsm_now_ns() - t0);
     if (out_len)
         *out_len = pending.payload_len;
     void *p = pending.payload;
@@ -716,15 +745,21 @@ static void *barrier(enum bar_kind kind, const void *payload, size_t plen, size_
 
 void dsm_barrier(void)
 {
-    barrier(BAR_PLAIN, NULL, 0, NULL);
+    barrier(BAR_PLAIN, NULL, 0, NULL, 0);
+}
+
+uint64_t dsm_barrier_sum(uint64_t mine)
+{
+    barrier(BAR_SUM, NULL, 0, NULL, mine);
+    return pending.sum;
 }
 
 void *dsm_barrier_bcast(const void *payload, size_t len, size_t *out_len)
 {
-    return barrier(BAR_BCAST, payload, dsm.node == 0 ? len : 0, out_len);
+    return barrier(BAR_BCAST, payload, dsm.node == 0 ? len : 0, out_len, 0);
 }
 
 void *dsm_barrier_gather(const void *payload, size_t len, size_t *out_len)
 {
-    return barrier(BAR_GATHER, payload, len, out_len);
+    return barrier(BAR_GATHER, payload, len, out_len, 0);
 }

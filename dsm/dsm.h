@@ -255,6 +255,10 @@ void *dsm_barrier_bcast(const void *payload, size_t len, size_t *out_len);
 /* A barrier whose release carries every node's payload, concatenated in
  * the order the nodes arrived, to every node (an allgather). */
 void *dsm_barrier_gather(const void *payload, size_t len, size_t *out_len);
+/* A barrier that adds up a number from every node and returns the sum at
+ * every node: it costs what dsm_barrier does (the number rides in the
+ * barrier's header). */
+uint64_t dsm_barrier_sum(uint64_t mine);
 /* Data an upper layer attaches to every barrier: provide() is called at
  * each arrival (a malloc'd buffer or NULL), consume() at each release with
  * every node's data concatenated, the same on every node. */

@@ -22,10 +22,11 @@ struct home_rep { uint64_t cookie; int32_t home; int32_t pad; };
  * (release), then `payload` bytes, then `extra` bytes (barrier.c) */
 /* members: the barrier is among nodes 0 .. members-1 (dsm_barrier_group);
  * kind: the call that made it (barrier.c's enum bar_kind), alike at every
- * node of one barrier; flags: barrier.c's BAR_BY_MESSAGE */
+ * node of one barrier; flags: barrier.c's BAR_BY_MESSAGE; sum: the node's
+ * addend (arrival) or every node's added up (release), dsm_barrier_sum */
 struct bar_hdr {
-    uint64_t epoch, count, payload, extra;
-    uint32_t members;
+    uint64_t epoch, count, sum;
+    uint32_t payload, extra, members;
     uint16_t kind, flags;
 };
 /* a notice: the page and its writer, or -1 when several nodes wrote it */

@@ -59,7 +59,7 @@ typedef struct ompdsm_stats {
     uint64_t pages_fetched, pages_served;
     uint64_t diffs_sent, diff_bytes_sent, diff_bytes_applied;
     uint64_t barriers, locks;
-    double barrier_wait_s, lock_wait_s;
+    double barrier_wait_s, lock_wait_s; /* barrier_wait_s: only under OMPDSM_STATS=1 */
     uint64_t migrations;                /* home migration points */
     uint64_t pages_migrated_in, pages_migrated_out;
     double migrate_s;                   /* time spent in them */

@@ -364,13 +364,7 @@ static struct {
 /* A counted barrier that also adds up the team's remote write faults. */
 static uint64_t auto_barrier(void)
 {
-    uint64_t mine = __atomic_load_n(&dsm.remote_writes, __ATOMIC_RELAXED), total = 0;
-    size_t len;
-    uint64_t *all = dsm_barrier_gather(&mine, sizeof mine, &len);
-    for (size_t i = 0; i < len / sizeof *all; i++)
-        total += all[i];
-    free(all);
-    return total;
+    return dsm_barrier_sum(__atomic_load_n(&dsm.remote_writes, __ATOMIC_RELAXED));
 }
 
 static void auto_adjust(size_t moved)
