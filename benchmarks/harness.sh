@@ -105,6 +105,13 @@ OPTIONS
     --profiled
         Also run ompdsm with OMP_SCHEDULE=profiled (with each --home and
         --migrate value).  Off by default.
+    --plain
+        Also build each benchmark as people usually write it: its source
+        with every ` schedule(runtime)` clause removed, so that GCC
+        schedules those loops itself (it computes the static blocks inline
+        and calls no loop function of the runtime), and run that build with
+        the library's defaults (the row marked **default**, no schedule
+        clause).  The suite's summary then has a second table for it.
     --saved
         With --profiled (which it implies): also run each profiled
         configuration from a saved profile (the "saved" schedule): each
@@ -224,12 +231,13 @@ die() {
 
 BUILD=build
 o_bench="" o_sizes="" o_nodes="" o_reps="" o_iter="" o_migrate="" o_bind=""
-PROFILED=0 SAVED=0 QUICK=0 SUITE=0 SLOW="" SLOW_BY=share NETNS=0 HOMES=cyclic TIMEOUT=600 CSV="" PLOT="" TPN=1
+PROFILED=0 SAVED=0 PLAIN=0 QUICK=0 SUITE=0 SLOW="" SLOW_BY=share NETNS=0 HOMES=cyclic TIMEOUT=600 CSV="" PLOT="" TPN=1
 while [ $# -gt 0 ]; do
     case $1 in
     -h | --help) usage; exit 0 ;;
     --profiled) PROFILED=1 ;;
     --saved) PROFILED=1 SAVED=1 ;;
+    --plain) PLAIN=1 ;;
     --quick) QUICK=1 ;;
     --suite) SUITE=1 ;;
     --netns) NETNS=1 ;;
@@ -419,7 +427,8 @@ compiled_size() { [ "$1" = laplace ] || [ "$1" = himeno ]; }
 size_flag() { if [ "$1" = laplace ]; then echo "-DN=$2"; else echo "-DSIZE_$2"; fi; }
 has_mpi() { [ $HAVE_MPI -eq 1 ] && [ -f "$SRC/mpi/${1}_mpi.c" ]; }
 
-# exe_of BENCH SIZE gomp|dsm|mpi: the executable of one build.
+# exe_of BENCH SIZE gomp|dsm|plain|mpi: the executable of one build (plain:
+# ompdsm's build of the source without its schedule clauses, --plain).
 exe_of() {
     if compiled_size "$1"; then echo "$OUT/$1/$1.$3.$2"; else echo "$OUT/$1/$1.$3"; fi
 }
@@ -444,7 +453,17 @@ build() {
     # shellcheck disable=SC2086
     gcc -fopenmp -O2 $f "$(source_of "$1")" -o "$(exe_of "$1" "$s" gomp)" -lm &&
         "$BUILD/tools/ompdsm-cc" -O2 $f "$(source_of "$1")" -o "$(exe_of "$1" "$s" dsm)" -lm &&
-        { ! has_mpi "$1" || mpicc -O2 $f "$SRC/mpi/${1}_mpi.c" -o "$(exe_of "$1" "$s" mpi)" -lm; }
+        { ! has_mpi "$1" || mpicc -O2 $f "$SRC/mpi/${1}_mpi.c" -o "$(exe_of "$1" "$s" mpi)" -lm; } &&
+        { [ $PLAIN -eq 0 ] || build_plain "$1" "$s" "$f"; }
+}
+
+# build_plain BENCH SIZE FLAGS: the --plain build, from a copy of the source
+# next to the executable (its includes found in the source's directory).
+build_plain() {
+    plain=$(exe_of "$1" "$2" plain).c
+    sed 's/ schedule(runtime)//' "$(source_of "$1")" >"$plain"
+    # shellcheck disable=SC2086
+    "$BUILD/tools/ompdsm-cc" -O2 $3 -I"$(dirname "$(source_of "$1")")" "$plain" -o "$(exe_of "$1" "$2" plain)" -lm
 }
 
 SKIPPED="" present=""
@@ -614,13 +633,17 @@ run_dsm() {
 
 # plan BENCH: the measurements of one benchmark and size, one per line,
 # "IMPL N CONFIG"; CONFIG is the schedule for libgomp, - for MPI, and
-# SCHED/HOME/MIGRATE for ompdsm, static/default/default for the defaults.
+# SCHED/HOME/MIGRATE for ompdsm, static/default/default for the defaults,
+# plain/default/default for the --plain build with the defaults.
 plan() {
     for n in $(echo "1 $NODES" | tr ' ' '\n' | sort -nu); do echo "libgomp $n static"; done
     if has_mpi "$1"; then
         for n in $NODES; do echo "mpi $n -"; done
     fi
     for n in $NODES; do echo "ompdsm $n static/default/default"; done
+    if [ $PLAIN -eq 1 ]; then
+        for n in $NODES; do echo "ompdsm $n plain/default/default"; done
+    fi
     scheds=static
     [ $PROFILED -eq 0 ] || scheds="static profiled"
     [ $SAVED -eq 0 ] || scheds="static profiled saved"
@@ -666,7 +689,9 @@ for b in $BENCHES; do
                 ompdsm)
                     h=${cfg#*/} m=${cfg##*/}
                     h=${h%/*}
-                    if [ "$h" = default ]; then
+                    if [ "${cfg%%/*}" = plain ]; then
+                        what="ompdsm defaults, no schedule clause, $n node$(plural "$n")$TPN_NOTE"
+                    elif [ "$h" = default ]; then
                         what="ompdsm ${cfg%%/*} defaults, $n node$(plural "$n")$TPN_NOTE"
                     else
                         what="ompdsm ${cfg%%/*} home=$h migrate=$m, $n node$(plural "$n")$TPN_NOTE"
@@ -679,8 +704,10 @@ for b in $BENCHES; do
                 case $impl in
                 libgomp) out=$(run_gomp "$(exe_of "$b" "$s" gomp)" "$n" </dev/null 2>>"$LOG") || rc=$? ;;
                 mpi) out=$(run_mpi "$(exe_of "$b" "$s" mpi)" "$n" </dev/null 2>>"$LOG") || rc=$? ;;
-                ompdsm) out=$(run_dsm "$(exe_of "$b" "$s" dsm)" "$n" "${cfg%%/*}" "$h" "$m" \
-                    </dev/null 2>>"$LOG") || rc=$? ;;
+                ompdsm)
+                    exe=$(exe_of "$b" "$s" dsm) sched=${cfg%%/*}
+                    [ "$sched" != plain ] || exe=$(exe_of "$b" "$s" plain) sched=static
+                    out=$(run_dsm "$exe" "$n" "$sched" "$h" "$m" </dev/null 2>>"$LOG") || rc=$? ;;
                 esac
                 echo "$out" >>"$LOG"
                 line=$(echo "$out" | grep "^$b " | tail -n 1)

@@ -15,7 +15,10 @@
 # impl is libgomp, mpi or ompdsm; config is "static" for libgomp, "-" for
 # MPI, and for ompdsm SCHED/HOME/MIGRATE (the OMP_SCHEDULE, OMPDSM_HOME and
 # OMPDSM_MIGRATE of the run) or SCHED/default/default for the run with no
-# OMPDSM_* variable set, the library's defaults.  time and checksum are
+# OMPDSM_* variable set, the library's defaults (plain/default/default: the
+# harness's --plain build, the source without its schedule clauses, with
+# the defaults; it is never the best configuration, being another
+# program).  time and checksum are
 # FAIL FAILED for a run that failed; verified is yes or no when the
 # benchmark verifies itself (the NAS kernels), - otherwise; iter is the
 # iteration count the benchmark printed (- if none).
@@ -58,10 +61,12 @@ function label(impl, cfg,    c) {
     if (impl == "libgomp") return "libgomp (threads)"
     if (impl == "mpi") return "MPI (ranks)"
     split(cfg, c, "/")
+    if (c[1] == "plain") return "**default**: ompdsm, no schedule clause, no OMPDSM_* set"
     if (is_default(cfg)) return "**default**: ompdsm " c[1] ", no OMPDSM_* set"
     return "ompdsm " c[1] ", home=" c[2] ", migrate=" c[3]
 }
 function short(impl, cfg,    c) {       # the row's name in a ratio line
+    if (cfg ~ /^plain\//) return "**default**, no schedule clause"
     if (is_default(cfg)) return "**default**"
     return label(impl, cfg)
 }
@@ -194,7 +199,7 @@ END {
                 f[1], f[2], label(f[3], f[4]), f[5], shown, (set in ref) ? ref[set] : "none" > "/dev/stderr"
             nbad++
         }
-        if (f[3] == "ompdsm" && !bad[k] && (!((set, f[5]) in bestcfg) || med[k] < bestmed[set, f[5]])) {
+        if (f[3] == "ompdsm" && f[4] !~ /^plain\// && !bad[k] && (!((set, f[5]) in bestcfg) || med[k] < bestmed[set, f[5]])) {
             bestcfg[set, f[5]] = f[4]
             bestmed[set, f[5]] = med[k]
         }
@@ -258,15 +263,16 @@ END {
     }
 
     # ---- the suite: the default configuration on every benchmark ----
+    # (a table for the defaults, and one for the --plain build's)
     total = nsets
-    d = ""
-    for (i = 1; i <= ncfg; i++) if (is_default(cfgs[i])) d = cfgs[i]
-    if (d != "") {
+    for (di = 1; di <= ncfg; di++) {
+        d = cfgs[di]
+        if (!is_default(d)) continue
         cols = ""; ncols = 0
         for (ni = 1; ni <= nn; ni++) if (nd[ni] != 1) { cols = cols (ncols ? SUBSEP : "") nd[ni] " vs 1 node"; ncols++; kind[ncols] = "node1"; kn[ncols] = nd[ni] }
         for (ni = 1; ni <= nn; ni++) { cols = cols (ncols ? SUBSEP : "") nd[ni] " vs libgomp"; ncols++; kind[ncols] = "gompN"; kn[ncols] = nd[ni] }
         for (ni = 1; ni <= nn; ni++) { cols = cols (ncols ? SUBSEP : "") nd[ni] " vs best"; ncols++; kind[ncols] = "best"; kn[ncols] = nd[ni] }
-        printf "\n### The suite with the defaults (no OMPDSM_* set)\n"
+        printf "\n### The suite with the defaults (no OMPDSM_* set)%s\n", d ~ /^plain\// ? ", loops without a schedule clause" : ""
         header("benchmark: default configuration vs ...", cols, ncols, 12)
         for (ci = 1; ci <= ncols; ci++) { gsum[ci] = 0; gcnt[ci] = 0 }
         for (si = 1; si <= nsets; si++) {

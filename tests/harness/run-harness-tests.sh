@@ -14,7 +14,9 @@
 #                  figure), the FAIL and BAD marks (a NAS kernel that says
 #                  verified=no; a NAS checksum off by 2e-6 but not one off by
 #                  1e-7; an ADI checksum off by 1e-8 but not one off by
-#                  1e-10), the CSV, the messages on stderr and exit status 1;
+#                  1e-10), the --plain build's row (never the best, though
+#                  the fastest) and its own summary table, the CSV, the
+#                  messages on stderr and exit status 1;
 #                  on the Laplace lines alone, "all equal" and status 0;
 #   plot           benchmarks/plot.awk on the CSV the report wrote: one
 #                  panel per benchmark and size in a 1x3 layout, one series
@@ -93,6 +95,11 @@ check_report() {     # check_report AWK
     expect "adi failed" "$(cells "$A" "ompdsm static, home=cyclic, migrate=off" "$out")" "FAIL|0.250"
     expect "adi differs" "$(cells "$A" "ompdsm static, home=cyclic, migrate=first" "$out")" "0.100|0.125 BAD"
     expect "adi equal" "$(cells "$A" "ompdsm static, home=block, migrate=first" "$out")" "0.100|0.080"
+    # adi: the --plain build with the defaults, the fastest at 2 nodes but another program
+    expect "adi plain" "$(cells "$A" "**default**: ompdsm, no schedule clause, no OMPDSM_* set" "$out")" "0.100|0.050"
+    expect "adi plain vs best" "$(cells "$A" "**default**, no schedule clause vs best configuration" "$out")" "1.00|1.60"
+    expect "adi best" "$(section "$A" "$out" | grep '^Best')" \
+        "Best configuration (nodes: configuration): 1: **default**; 2: ompdsm static, home=block, migrate=first."
     expect "adi no 1-node ratio of a failed run" \
         "$(cells "$A" "ompdsm static, home=cyclic, migrate=off vs ompdsm 1 node" "$out")" ""
     # the summaries
@@ -102,6 +109,11 @@ check_report() {     # check_report AWK
     expect "defaults cg" "$(cells "$D" "$C" "$out")" "0.50|1.00|0.25|1.00|0.50"
     expect "defaults geometric mean" "$(cells "$D" "geometric mean over 3 benchmarks" "$out")" \
         "0.68|0.97|0.33|0.97|0.45"
+    P="The suite with the defaults (no OMPDSM_* set), loops without a schedule clause"
+    expect "plain defaults adi" "$(cells "$P" "$A" "$out")" "2.00|1.00|1.00|1.00|1.60"
+    expect "plain defaults, no other benchmark" "$(cells "$P" "$C" "$out")" ""
+    expect "plain defaults geometric mean" "$(cells "$P" "geometric mean over 3 benchmarks" "$out")" \
+        "2.00*|1.00*|1.00*|1.00*|1.60*"
     E="Every configuration"
     expect "geomean with a missing figure" \
         "$(cells "$E" "ompdsm static, home=cyclic, migrate=off vs ompdsm 1 node" "$out")" "1.00*|0.35*"
@@ -115,7 +127,9 @@ check_report() {     # check_report AWK
     expect "stderr unverified" "$(grep -c '^harness: cg S, ompdsm static, home=cyclic, migrate=first, 2: NOT VERIFIED' "$err")" 1
     expect "stderr failed" "$(grep -c '^harness: adi 16, ompdsm static, home=cyclic, migrate=off, 1: FAILED' "$err")" 1
     # the CSV
-    expect "csv rows" "$(wc -l <"$csv" | tr -d ' ')" 39
+    expect "csv rows" "$(wc -l <"$csv" | tr -d ' ')" 41
+    expect "csv plain" "$(grep '^adi,16,ompdsm,2,plain/' "$csv")" \
+        "adi,16,ompdsm,2,plain/default,0.0500,0.0500,0.0500,3.974730676643e+02,"
     expect "csv header" "$(head -n 1 "$csv")" "benchmark,size,impl,nodes,config,median_s,min_s,max_s,checksum,verified"
     expect "csv median, min, max" "$(grep '^laplace,1024,libgomp,2,' "$csv")" \
         "laplace,1024,libgomp,2,static,0.5000,0.4000,0.6000,2.1041428618e+04,"
@@ -165,7 +179,7 @@ check_plot() {      # check_plot AWK
     expect "laplace libgomp" "$(block 1_1 "$gp")" "1 1.0000;2 0.5000"
     expect "laplace mpi" "$(block 1_2 "$gp")" "1 0.9000;2 0.4500"
     expect "cg series" "$(grep -c '^\$d2_' "$gp")" 6
-    expect "adi failed run left out" "$(block 3_3 "$gp")" "2 0.2500"
+    expect "adi failed run left out" "$(block 3_4 "$gp")" "2 0.2500"
     expect "series title" "$(grep -o 'title "ompdsm static/home=block/migrate=first"' "$gp" | wc -l | tr -d ' ')" 3
     if command -v gnuplot >/dev/null; then
         rm -f "$svg"
