@@ -254,6 +254,49 @@ static void remote_fault(uint64_t page, bool write, int home, struct dsm_stripe 
     }
 }
 
+/* Write-ahead at the home.  The home of a page another node holds takes a
+ * write fault on it, to announce the write (home-write): a sweep that
+ * rewrites such pages (a histogram cleared and merged into, a vector a
+ * solver updates while others read it) pays one fault per page, 13 us
+ * each on this machine's VMs.  A home write that continues a sweep makes
+ * the next such pages writable with it, noted as written, in one step:
+ * those homed here, shared and read-only (a page nobody else holds is
+ * written with no fault once it is writable, and one already writable
+ * ends the run).  A page of the run that the sweep does not reach after
+ * all is announced unwritten, and dropped by the nodes that hold it for
+ * nothing, so the run starts at 2 pages and doubles while the sweep goes
+ * on, up to SWEEP_MAX_PAGES.  With one application thread per node only:
+ * a release of another thread could unshare a page between the check and
+ * the step.  Called without a stripe lock. */
+static __thread uint64_t home_window;
+
+static void home_write_ahead(uint64_t page)
+{
+    struct dsm_seg *seg = dsm_seg_of(page);
+    uint64_t end = seg->first_page + seg->npages, q = page + 1;
+    home_window = home_window ? (2 * home_window < SWEEP_MAX_PAGES ? 2 * home_window : SWEEP_MAX_PAGES) : 2;
+    for (; q < end && q <= page + home_window; q++) {
+        if (dsm.home[q] != (uint16_t)(dsm.node + 1))
+            break;
+        struct dsm_stripe *s = dsm_stripe(q);
+        dsm_lock(&s->mu);
+        bool ok = dsm.state[q] == PG_RO && !dsm_flag(q, PF_BUSY) && !dsm_flag(q, PF_HOT) && !dsm.twin[q] &&
+                  !dsm_pinned(q) && dsm_shared(q);
+        if (ok)
+            dsm_ps_claim(q);
+        dsm_unlock(&s->mu);
+        if (!ok)
+            break;
+    }
+    uint64_t n = q - page - 1;
+    if (n) {
+        dsm_ps_home_write_ahead(page + 1, n);
+        for (uint64_t i = 1; i <= n; i++)
+            dsm_count_remote_write(page + i, dsm.node);
+    }
+    write_end = q;
+}
+
 static bool allowed(uint64_t page, bool write)
 {
     return dsm.state[page] == PG_RW || (!write && dsm.state[page] == PG_RO);
@@ -290,10 +333,19 @@ void dsm_fault(uint64_t page, bool write)
     while (dsm_flag(page, PF_BUSY))
         pthread_cond_wait(&s->cv, &s->mu);
     if (!allowed(page, write)) {
-        if (home == dsm.node)
-            dsm_ps_home_fault(page, write);
-        else
+        if (home != dsm.node) {
             remote_fault(page, write, home, s);
+        } else if (dsm_ps_home_fault(page, write)) {
+            bool sweep = page == write_end;
+            write_end = page + 1;
+            if (!sweep)
+                home_window = 0;
+            else if (dsm.app_threads == 1) {
+                dsm_unlock(&s->mu);
+                home_write_ahead(page);
+                return;
+            }
+        }
     }
     dsm_unlock(&s->mu);
 }

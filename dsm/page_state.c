@@ -48,6 +48,7 @@ const struct dsm_ps_rule dsm_ps_rules[] = {
     { DSM_EV_WRITE_AHEAD,    RO,      BUSY,        TWIN | HOT,       PG_RW,       TWIN,        BUSY | HOT },
     { DSM_EV_HOME_READ,      INV | RO, 0,          BUSY | TWIN | HOT, PG_RO,      0,           BUSY | TWIN | HOT },
     { DSM_EV_HOME_WRITE,     INV | RO, 0,          BUSY | TWIN | HOT, PG_RW,      0,           BUSY | TWIN | HOT },
+    { DSM_EV_HOME_WRITE_AHEAD, RO,    BUSY,        TWIN | HOT,       PG_RW,       0,           BUSY | TWIN | HOT },
     { DSM_EV_HOME_UNSHARED,  INV | RO, 0,          BUSY | TWIN | HOT, PG_RW,      0,           BUSY | TWIN | HOT },
     { DSM_EV_HOME_PINNED,    INV | RO, 0,          BUSY | HOT,       PG_RW,       0,           BUSY | HOT },
     { DSM_EV_WATCH,          RW,      0,           BUSY | HRW | HOT, DSM_PS_SAME, HRW,         BUSY | HOT },
@@ -78,6 +79,7 @@ static const char *const event_names[DSM_EV_COUNT] = {
     [DSM_EV_WRITE_AHEAD] = "write-ahead",
     [DSM_EV_HOME_READ] = "home-read",
     [DSM_EV_HOME_WRITE] = "home-write",
+    [DSM_EV_HOME_WRITE_AHEAD] = "home-write-ahead",
     [DSM_EV_HOME_UNSHARED] = "home-unshared",
     [DSM_EV_HOME_PINNED] = "home-pinned",
     [DSM_EV_WATCH] = "watch",
@@ -366,7 +368,7 @@ static bool home_unshared(uint64_t page, struct snap b)
     return unshared;
 }
 
-void dsm_ps_home_fault(uint64_t page, bool write)
+bool dsm_ps_home_fault(uint64_t page, bool write)
 {
     struct snap b = before(page);
     if (dsm_pinned(page)) {
@@ -378,9 +380,32 @@ void dsm_ps_home_fault(uint64_t page, bool write)
         dsm_note_written(page);
         settle(page, PG_RW);
         after(page, DSM_EV_HOME_WRITE, b);
+        return true;
     } else {
         settle(page, PG_RO);
         after(page, DSM_EV_HOME_READ, b);
+    }
+    return false;
+}
+
+void dsm_ps_home_write_ahead(uint64_t first, uint64_t n)
+{
+    struct snap b[n];
+    for (uint64_t i = 0; i < n; i++) {
+        struct dsm_stripe *s = dsm_stripe(first + i);
+        dsm_lock(&s->mu);
+        b[i] = before(first + i);
+        dsm_note_written(first + i);
+        dsm_unlock(&s->mu);
+    }
+    dsm_protect(first, n, PG_RW);
+    for (uint64_t i = 0; i < n; i++) {
+        struct dsm_stripe *s = dsm_stripe(first + i);
+        dsm_lock(&s->mu);
+        dsm.state[first + i] = PG_RW;
+        unbusy(first + i);
+        after(first + i, DSM_EV_HOME_WRITE_AHEAD, b[i]);
+        dsm_unlock(&s->mu);
     }
 }
 

@@ -28,6 +28,7 @@ enum dsm_event {
     DSM_EV_WRITE_AHEAD,     /* a claimed read-only copy a write sweep runs into: twin, writable */
     DSM_EV_HOME_READ,       /* a read at the home of a shared page */
     DSM_EV_HOME_WRITE,      /* a write at the home of a shared page (noted) */
+    DSM_EV_HOME_WRITE_AHEAD, /* a claimed shared page at its home a write sweep runs into: noted, writable */
     DSM_EV_HOME_UNSHARED,   /* any access at the home of a page nobody else holds */
     DSM_EV_HOME_PINNED,     /* any access at the home of a pinned page */
     DSM_EV_WATCH,           /* writable at the home unshared: in home_rw (HRW) */
@@ -87,8 +88,12 @@ void dsm_ps_fetched(uint64_t page);
  * (claimed, INVALID) or read-only for a write; it becomes RO or RW. */
 void dsm_ps_remote_fault(uint64_t page, bool write);
 void dsm_ps_write_ahead(uint64_t first, uint64_t n, const bool *ahead, bool counted);
-/* Stripe lock held, the page at its home, INVALID or RO. */
-void dsm_ps_home_fault(uint64_t page, bool write);
+/* Stripe lock held, the page at its home, INVALID or RO; says whether it
+ * was a write noted at the home of a shared page (home-write). */
+bool dsm_ps_home_fault(uint64_t page, bool write);
+/* The claimed pages first..first+n-1, shared, read-only at their home,
+ * this node: noted as written, then writable in one step. */
+void dsm_ps_home_write_ahead(uint64_t first, uint64_t n);
 
 /* ---- claiming and settling lists of pages ---- */
 /* Claims (marks BUSY) the pages of the list that `want` accepts, waiting
