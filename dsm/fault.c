@@ -52,6 +52,34 @@ static void fetch(uint64_t page, uint64_t n, int home)
     STAT_ADD(pages_fetched, n);
 }
 
+bool dsm_install_copy(const void *addr, int from, const void *bytes)
+{
+    int64_t p = dsm_page_of((uintptr_t)addr);
+    if (p < 0 || dsm_home_known((uint64_t)p) != from || from == dsm.node)
+        return false;
+    uint64_t page = (uint64_t)p;
+    struct dsm_stripe *s = dsm_stripe(page);
+    dsm_lock(&s->mu);
+    bool take = dsm.state[page] == PG_INVALID && !dsm_flag(page, PF_BUSY);
+    if (take)
+        dsm_ps_claim(page);
+    dsm_unlock(&s->mu);
+    if (!take)
+        return false;
+    memcpy(dsm_rt(page), bytes, dsm.page_size);
+    dsm_ps_fetched(page);
+    dsm_settle_claimed(&page, 1, PG_RO, DSM_EV_READ_MISS);
+    return true;
+}
+
+const void *dsm_home_page_bytes(const void *addr)
+{
+    int64_t p = dsm_page_of((uintptr_t)addr);
+    if (p < 0 || dsm_home_known((uint64_t)p) != dsm.node || dsm.state[p] == PG_INVALID)
+        return NULL;
+    return dsm_rt((uint64_t)p);
+}
+
 /* Read-ahead: the pages after a faulting one that are likely to be read
  * soon come in the same get, read-only, contiguous, with the same home, not
  * held now.  Two kinds are likely: pages this node held before and lost to

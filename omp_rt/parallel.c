@@ -42,6 +42,7 @@
 #include "../profiler/prof.h"
 #include "../util/clock.h"
 #include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -250,8 +251,10 @@ int omp_rt_worker_loop(void)
     for (;;) {
         size_t len;
         struct region_cmd *c = dsm_barrier_bcast(NULL, 0, &len);
-        if (!c || len != sizeof *c)
+        if (!c || (len != sizeof *c && len != sizeof *c + dsm.page_size))
             dsm_fatal("internal: bad parallel region command (%zu bytes)", len);
+        if (len > sizeof *c)
+            dsm_install_copy(c->data, 0, c + 1);
         if (c->kind == CMD_EXIT) {
             int status = c->status;
             free(c);
@@ -305,6 +308,29 @@ static int team_size_for(unsigned num_threads)
     return (int)k;
 }
 
+/* Node 0 starts a region at the other nodes.  The region's data (GCC's
+ * block of the shared variables' addresses and the firstprivate values)
+ * is on node 0's stack, which it writes between regions: every other node
+ * would fault on that page and fetch it at every region (100,000 read
+ * faults for 100,000 empty `parallel for` at 2 nodes, 13 us each here).
+ * The page's bytes, which node 0 holds as its home, go with the command
+ * instead, and each node installs them as its copy (dsm_install_copy),
+ * as the fetch would have at that moment. */
+static void bcast_region(const struct region_cmd *c)
+{
+    const void *page = c->data ? dsm_home_page_bytes(c->data) : NULL;
+    if (!page) {
+        free(dsm_barrier_bcast(c, sizeof *c, NULL));
+        return;
+    }
+    size_t ps = dsm.page_size;
+    char *msg = xmalloc(sizeof *c + ps);
+    memcpy(msg, c, sizeof *c);
+    memcpy(msg + sizeof *c, page, ps);
+    free(dsm_barrier_bcast(msg, sizeof *c + ps, NULL));
+    free(msg);
+}
+
 static void start_region(struct region_cmd *c, unsigned num_threads)
 {
     int size = omp_thr.level > 0 ? 1 : team_size_for(num_threads);
@@ -315,7 +341,7 @@ static void start_region(struct region_cmd *c, unsigned num_threads)
     c->kind = CMD_REGION;
     c->team = size;
     c->icv = omp_icv;
-    free(dsm_barrier_bcast(c, sizeof *c, NULL));
+    bcast_region(c);
     run_region(c);
 }
 
