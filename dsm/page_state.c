@@ -323,6 +323,21 @@ void dsm_ps_remote_fault(uint64_t page, bool write)
  * page with ahead[i] false is noted as written; one with ahead[i] true
  * only for the release, which announces it if it changed (dsm_note_ahead;
  * `counted`: the caller counts the run for migration). */
+/* The claimed run first..first+n-1, taken as `b` says: writable in one
+ * step, then each page settles by `ev`, its waiters woken. */
+static void run_writable(uint64_t first, uint64_t n, const struct snap *b, enum dsm_event ev)
+{
+    dsm_protect(first, n, PG_RW);
+    for (uint64_t i = 0; i < n; i++) {
+        struct dsm_stripe *s = dsm_stripe(first + i);
+        dsm_lock(&s->mu);
+        dsm.state[first + i] = PG_RW;
+        unbusy(first + i);
+        after(first + i, ev, b[i]);
+        dsm_unlock(&s->mu);
+    }
+}
+
 void dsm_ps_write_ahead(uint64_t first, uint64_t n, const bool *ahead, bool counted)
 {
     struct snap b[n];
@@ -337,15 +352,7 @@ void dsm_ps_write_ahead(uint64_t first, uint64_t n, const bool *ahead, bool coun
             dsm_note_written(first + i);
         dsm_unlock(&s->mu);
     }
-    dsm_protect(first, n, PG_RW);
-    for (uint64_t i = 0; i < n; i++) {
-        struct dsm_stripe *s = dsm_stripe(first + i);
-        dsm_lock(&s->mu);
-        dsm.state[first + i] = PG_RW;
-        unbusy(first + i);
-        after(first + i, DSM_EV_WRITE_AHEAD, b[i]);
-        dsm_unlock(&s->mu);
-    }
+    run_writable(first, n, b, DSM_EV_WRITE_AHEAD);
 }
 
 /* A home page no other node holds becomes writable and watched, in one
@@ -398,15 +405,7 @@ void dsm_ps_home_write_ahead(uint64_t first, uint64_t n)
         dsm_note_written(first + i);
         dsm_unlock(&s->mu);
     }
-    dsm_protect(first, n, PG_RW);
-    for (uint64_t i = 0; i < n; i++) {
-        struct dsm_stripe *s = dsm_stripe(first + i);
-        dsm_lock(&s->mu);
-        dsm.state[first + i] = PG_RW;
-        unbusy(first + i);
-        after(first + i, DSM_EV_HOME_WRITE_AHEAD, b[i]);
-        dsm_unlock(&s->mu);
-    }
+    run_writable(first, n, b, DSM_EV_HOME_WRITE_AHEAD);
 }
 
 /* ---- claiming and settling lists ---------------------------------------- */
