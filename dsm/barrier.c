@@ -204,7 +204,8 @@ static uint32_t hdr_len(size_t len, const char *what)
 static void broadcast_release(struct slot *s, uint64_t epoch)
 {
     struct bar_hdr rel = { .epoch = epoch, .count = merge_notices(s->notes, s->n),
-                           .payload = hdr_len(s->payload.n, "payload"), .extra = hdr_len(s->extra.n, "extra"), .sum = s->sum, .members = (uint32_t)s->members, .kind = s->kind };
+                           .payload = hdr_len(s->payload.n, "payload"), .extra = hdr_len(s->extra.n, "extra"),
+                           .sum = s->sum, .members = (uint32_t)s->members, .kind = s->kind };
     if (s->members < (uint64_t)dsm.nodes)
         keep_missed(s->notes, rel.count);
     struct dsm_buf body = { 0 };

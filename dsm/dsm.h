@@ -334,13 +334,14 @@ const char *dsm_program_id(void);
 /* flush.c: whether this node published writes to the page (not its home)
  * at one of its last 16 releases. */
 bool dsm_wrote_lately(uint64_t page);
-/* fault.c: the page holding addr as its home `from` holds it now (its
- * bytes, `page` of them, sent with a barrier by that home): installed as
- * this node's copy, read-only, as a fetch would, if the node holds none
- * and that node is the page's home; false otherwise. */
-bool dsm_install_copy(const void *addr, int from, const void *page);
-/* The page holding addr if this node is its home and it is shared memory:
- * its bytes, for dsm_install_copy at the others; NULL otherwise. */
+/* fault.c: `bytes`, the contents of the page holding addr as node `from`,
+ * its home, sent them with a barrier, become this node's copy, read-only,
+ * as a fetch would make it, if the node holds none; false if it holds one
+ * or `from` is not the page's home. */
+bool dsm_install_copy(const void *addr, int from, const void *bytes);
+/* fault.c: the contents of the page holding addr if this node is its home
+ * and holds it (not INVALID), for dsm_install_copy at the others; NULL
+ * otherwise. */
 const void *dsm_home_page_bytes(const void *addr);
 /* flush.c: drops the copies registered at the last release (see there). */
 void dsm_drop_suspects(void);
