@@ -116,6 +116,12 @@ enum { WINDOW = 16, CALM = 64 };
  * below a node at half speed (a deviation of 1/3 from the mean). */
 #define SETTLED 3
 
+/* A deviation that equal nodes do not show even for a few executions, in
+ * units of alpha: of two nodes, one at 60 % of the other's speed or less
+ * is off the mean by a quarter or more (at half speed, by a third); two
+ * equal nodes 25 % apart, by a ninth. */
+#define CLEAR 2.5
+
 /* The loops (call sites) of one site told apart, at most this many; more
  * share the last one's figures. */
 enum { LOOPS = 8 };
@@ -965,11 +971,15 @@ static void settle_execution(struct site *s)
         return;
     }
     /* Blocks that never moved wait for half a ring, unless the speeds
-     * changed: equal nodes here run 10-20 % apart for a few executions at
-     * a time, one node and then the other (and up to 25 % when the machine
-     * is busy). */
-    if (!s->changes && !s->shifts && s->filled < s->window / 2)
+     * changed or the deviation stays CLEAR for `hold` executions: equal
+     * nodes here run 10-20 % apart for a few executions at a time, one
+     * node and then the other (and up to 25 % when the machine is busy),
+     * and their first executions measured, up to 40 %, but not three in
+     * a row. */
+    if (!s->changes && !s->shifts && s->filled < s->window / 2 && dev <= CLEAR * s->alpha) {
+        s->streak = 0;
         return;
+    }
     if (s->streak > 0 && who != s->odd)
         s->streak = 0;
     s->odd = who;
