@@ -726,6 +726,7 @@ static void *barrier(enum bar_kind kind, const void *payload, size_t plen, size_
         atomic_store_explicit(&host_seg_news(dsm.node)->done, dsm.epoch + 1, memory_order_release);
     apply_notices();
     dsm_drop_suspects();
+    dsm_quiet_catch();
     if (pending.extra_len && extra.consume)
         extra.consume(pending.extra, pending.extra_len);
     free(pending.extra);

@@ -104,7 +104,7 @@ struct dsm {
     pthread_mutex_t acquire_mu;
     struct dsm_plist rel, bar;
     struct dsm_plist home_rw;     /* home pages writable without notices (PF_HRW) */
-    struct dsm_plist fresh;       /* fetched before we were a sharer: to register */
+    struct dsm_plist fresh;       /* installed before we were a sharer: to register */
     struct dsm_plist suspect;     /* registered at the last release: to drop */
     /* Faults per page since the last home migration (migrate/ reads and
      * resets them), and the list of the pages counted (PF_CNT). */
@@ -345,6 +345,10 @@ bool dsm_install_copy(const void *addr, int from, const void *bytes);
 const void *dsm_home_page_bytes(const void *addr);
 /* flush.c: drops the copies registered at the last release (see there). */
 void dsm_drop_suspects(void);
+/* At a barrier's end, after its acquire: write-protects the home pages
+ * held writable while nobody shared them that a node has registered for
+ * since this node's release, without announcing them (flush.c). */
+void dsm_quiet_catch(void);
 
 static inline bool dsm_pinned(uint64_t page)
 {

@@ -38,17 +38,24 @@ static struct sigaction previous;
 /* ---- fetching a page from its home -------------------------------------- */
 
 /* A one-sided get of pages page..page+n-1 (one run of a segment, one
- * home, all claimed) from the home's runtime view. */
+ * home, all claimed) from the home's runtime view.  The pages this node is
+ * not a sharer of yet are registered first, in the same batch: the home
+ * then counts our copy in every decision it takes after the get (it notes
+ * its writes to them, and catches those it made to a page it held
+ * writable, at its next release), so the copy need not be dropped as
+ * suspect at our next acquire and fetched a second time. */
 static void fetch(uint64_t page, uint64_t n, int home)
 {
     struct dsm_seg *seg = dsm_seg_of(page);
+    uint64_t masks[n / 64 + 2];
     struct net_wait w;
     net_rma_begin(&w);
+    dsm_ps_register_run(&w, page, n, home, masks);
     net_rma_get(&w, home, seg->net_id, (page - seg->first_page) << dsm.page_shift, dsm_rt(page),
                 n << dsm.page_shift);
     net_rma_end(&w);
     for (uint64_t q = page; q < page + n; q++)
-        dsm_ps_fetched(q);
+        dsm_ps_fetched(q, true);
     STAT_ADD(pages_fetched, n);
 }
 
@@ -67,7 +74,7 @@ bool dsm_install_copy(const void *addr, int from, const void *bytes)
     if (!take)
         return false;
     memcpy(dsm_rt(page), bytes, dsm.page_size);
-    dsm_ps_fetched(page);
+    dsm_ps_fetched(page, false);
     dsm_settle_claimed(&page, 1, PG_RO, DSM_EV_READ_MISS);
     return true;
 }

@@ -18,17 +18,20 @@
  *
  * Sharers.  A home lets a page nobody else holds stay writable and sends no
  * notices for it.  A node that fetches such a page must therefore become
- * known to the home, and it does so lazily: the fetch is a plain get, and
- * at its next release the node sets its bits in the homes' sharer bitmaps
- * (one-sided atomics, completed before the release ends: page_state.c,
- * dsm_register_fresh).  From then on
- * the home notices its own writes: it checks the bits of its writable
- * pages at each of its releases (catch_new_sharers).  The home may have
- * written the page between our get and our registration without a notice,
- * so the copies just registered are suspect and are dropped at our next
- * acquire (barrier or lock), as are copies fetched since the release and
- * not registered yet (registered then); the next access fetches again.
- * Each node pays this once per page.
+ * known to the home: before its first get of a page it sets its bit in the
+ * home's sharer bitmap (one-sided atomics in the get's batch, ordered
+ * before it: page_state.c, dsm_ps_register_run).  From then on the home
+ * notices its own writes: it checks the bits of its writable pages at each
+ * of its releases (catch_new_sharers), and announces those it finds (it
+ * may have written one after our get), and again at the end of each
+ * barrier, where it only write-protects them (dsm_quiet_catch: it wrote
+ * nothing since its release, and a get after the registration read it
+ * all).  A copy installed from a region's start (dsm_install_copy) is
+ * registered lazily, at our next release (dsm_register_fresh); the home
+ * may have written the page between the copy and that registration
+ * without a notice, so such copies are suspect and are dropped at our next
+ * acquire (barrier or lock), as are those installed since the release and
+ * not registered yet (registered then).
  *
  * Hot pages.  A page this node is not home of and writes in one interval is
  * likely to be written in the next (a block of an array that a loop
@@ -182,13 +185,10 @@ void dsm_send_batches(uint8_t op, const struct dsm_buf *batches, const uint64_t 
     net_wait(&w);
 }
 
-/* Home pages written with no notice because nobody else held them: if a
- * node has registered as a sharer of one since, the home may have written
- * it after that node read it, so the page is announced as written (and
- * write-protected, like every announced page, even at a barrier: the home
- * may not write it again, and a page read by others every interval would
- * otherwise be announced, and fetched again, at every one); `found`, sorted. */
-static void catch_new_sharers(struct dsm_plist *found)
+/* Home pages written with no notice because nobody else held them, that
+ * a node has registered as a sharer of since this node last looked (the
+ * registration count moved): taken out of home_rw into `found`, sorted. */
+static void new_sharers(struct dsm_plist *found)
 {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     uint64_t gen = __atomic_load_n(&dsm.sharers[0], __ATOMIC_SEQ_CST);
@@ -196,15 +196,25 @@ static void catch_new_sharers(struct dsm_plist *found)
         return;
     dsm.sharers_seen = gen;
     dsm_ps_unwatch_shared(found);
-    for (size_t i = 0; i < found->n; i++)
-        dsm_note_written(found->pages[i]);
     dsm_plist_sort(found);
 }
 
-/* At an acquire: the pages fetched since our registration was last
- * brought up to date may have been written by their homes after our get
- * without a notice (the homes did not know we held them); register and
- * drop them too. */
+/* At a release: the home may have written such a page after the new
+ * sharer read it, so the page is announced as written (and
+ * write-protected, like every announced page, even at a barrier: the home
+ * may not write it again, and a page read by others every interval would
+ * otherwise be announced, and fetched again, at every one). */
+static void catch_new_sharers(struct dsm_plist *found)
+{
+    new_sharers(found);
+    for (size_t i = 0; i < found->n; i++)
+        dsm_note_written(found->pages[i]);
+}
+
+/* At an acquire: the copies installed since our registration was last
+ * brought up to date may have been written by their homes after they were
+ * taken, without a notice (the homes did not know we held them); register
+ * and drop them too. */
 void dsm_drop_suspects(void)
 {
     /* With one application thread, no other can be between taking the
@@ -546,4 +556,21 @@ void dsm_release(struct dsm_plist *written, bool barrier)
     dsm_lock(&release_mu);
     release(written, barrier);
     dsm_unlock(&release_mu);
+}
+
+/* At the end of a barrier: the pages found are write-protected, but not
+ * announced.  This node wrote nothing since its last release (it waited
+ * in the barrier, and a task it ran meanwhile ended with a release of its
+ * own), and a node registers before it reads (fault.c): a registration
+ * that release did not see was followed by a read of everything this node
+ * had written.  Data the master set up alone is so fetched once, not a
+ * second time after the home's next release announced it. */
+void dsm_quiet_catch(void)
+{
+    struct dsm_plist found = { 0 };
+    dsm_lock(&release_mu);
+    new_sharers(&found);
+    dsm_ps_home_protect(found.pages, found.n);
+    dsm_unlock(&release_mu);
+    dsm_plist_free(&found);
 }

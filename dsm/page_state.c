@@ -53,6 +53,7 @@ const struct dsm_ps_rule dsm_ps_rules[] = {
     { DSM_EV_HOME_PINNED,    INV | RO, 0,          BUSY | HOT,       PG_RW,       0,           BUSY | HOT },
     { DSM_EV_WATCH,          RW,      0,           BUSY | HRW | HOT, DSM_PS_SAME, HRW,         BUSY | HOT },
     { DSM_EV_UNWATCH,        ANY,     HRW,         0,                DSM_PS_SAME, 0,           HRW },
+    { DSM_EV_HOME_PROTECT,   RW,      BUSY,        HRW | HOT | TWIN, PG_RO,       0,           BUSY },
     { DSM_EV_PUBLISH,        ANY,     BUSY,        HOT,              PG_RO,       0,           BUSY | TWIN | HOT },
     { DSM_EV_KEEP_HOT,       RW,      TWIN,        BUSY | HOT,       PG_RW,       TWIN | HOT,  BUSY },
     { DSM_EV_HOME_KEEP_HOT,  RW,      0,           BUSY | HRW | HOT | TWIN, PG_RW, TWIN | HOT, BUSY },
@@ -84,6 +85,7 @@ static const char *const event_names[DSM_EV_COUNT] = {
     [DSM_EV_HOME_PINNED] = "home-pinned",
     [DSM_EV_WATCH] = "watch",
     [DSM_EV_UNWATCH] = "unwatch",
+    [DSM_EV_HOME_PROTECT] = "home-protect",
     [DSM_EV_PUBLISH] = "publish",
     [DSM_EV_KEEP_HOT] = "keep-hot",
     [DSM_EV_HOME_KEEP_HOT] = "home-keep-hot",
@@ -282,19 +284,22 @@ void dsm_ps_claim(uint64_t page)
     after(page, DSM_EV_CLAIM, b);
 }
 
-/* The first fetch of each page also puts it in the fresh list: the home
- * does not know yet that we hold a copy (flush.c registers us at our next
- * release). */
-void dsm_ps_fetched(uint64_t page)
+/* The first fetch of each page makes us a sharer.  A page that came
+ * without registering first (dsm_install_copy) also goes in the fresh
+ * list: the home does not know yet that we hold a copy (flush.c registers
+ * us at our next release). */
+void dsm_ps_fetched(uint64_t page, bool registered)
 {
     dsm_flag_set(page, PF_HELD);
     if (dsm_flag(page, PF_SHARER))
         return;
     struct snap b = before(page);
     dsm_flag_set(page, PF_SHARER);
-    dsm_lock(&dsm.lists_mu);
-    dsm_plist_add(&dsm.fresh, page);
-    dsm_unlock(&dsm.lists_mu);
+    if (!registered) {
+        dsm_lock(&dsm.lists_mu);
+        dsm_plist_add(&dsm.fresh, page);
+        dsm_unlock(&dsm.lists_mu);
+    }
     after(page, DSM_EV_FETCHED, b);
 }
 
@@ -452,13 +457,55 @@ void dsm_settle_claimed(const uint64_t *sorted, size_t n, enum dsm_state st, enu
     }
 }
 
+static bool writable_cold(size_t i, uint64_t page, const void *arg)
+{
+    (void)i;
+    (void)arg;
+    return dsm.state[page] == PG_RW && !dsm_flag(page, PF_HOT);
+}
+
+void dsm_ps_home_protect(const uint64_t *sorted, size_t n)
+{
+    size_t k;
+    uint64_t *todo = dsm_claim(sorted, n, writable_cold, NULL, &k);
+    dsm_settle_claimed(todo, k, PG_RO, DSM_EV_HOME_PROTECT);
+    free(todo);
+}
+
 /* ---- the release --------------------------------------------------------- */
 
 /* A page and its home in one sortable key: by home, then page. */
 #define HOME_SHIFT 48
 #define KEY_PAGE(k) ((k) & ((1ULL << HOME_SHIFT) - 1))
 
-/* Sets our bits in the homes' sharer bitmaps for the pages fetched since
+static const uint64_t one = 1;
+
+void dsm_ps_register_run(struct net_wait *w, uint64_t page, uint64_t n, int home, uint64_t *masks)
+{
+    size_t k = 0;
+    uint64_t word = 0;
+    for (uint64_t q = page; q < page + n; q++) {
+        if (dsm_flag(q, PF_SHARER))
+            continue;
+        if (k && q / 64 != word)
+            net_rma_or(w, home, dsm.sharers_id, 8 * (1 + word), &masks[k - 1]);
+        if (!k || q / 64 != word) {
+            word = q / 64;
+            masks[k++] = 0;
+        }
+        masks[k - 1] |= 1ULL << (q % 64);
+    }
+    if (!k)
+        return;
+    net_rma_or(w, home, dsm.sharers_id, 8 * (1 + word), &masks[k - 1]);
+    /* The count must not be seen before the bits, nor the pages read
+     * before the count is. */
+    net_rma_fence();
+    net_rma_add(w, home, dsm.sharers_id, 0, &one);
+    net_rma_fence();
+}
+
+/* Sets our bits in the homes' sharer bitmaps for the pages installed since
  * the last release, one atomic per word of each home's bitmap (the pages
  * sorted by home: cyclic homes interleave them), and bumps each such
  * home's registration count (word 0), which tells it to look at the bits. */
@@ -477,7 +524,6 @@ void dsm_register_fresh(void)
     dsm_plist_sort(&l);
     uint64_t *masks = xcalloc(l.n, sizeof *masks);
     bool *told = xcalloc((size_t)dsm.nodes, sizeof *told);
-    static const uint64_t one = 1;
     struct net_wait w;
     net_rma_begin(&w);
     for (size_t i = 0; i < l.n;) {

@@ -19,6 +19,8 @@
 #include "dsm.h"
 #include "rehome.h"
 
+struct net_wait;
+
 enum dsm_event {
     DSM_EV_CLAIM,           /* marked BUSY: a fetch, flush or settle is under way */
     DSM_EV_FETCHED,         /* its first fetch: we may now hold a copy (SHARER) */
@@ -33,6 +35,7 @@ enum dsm_event {
     DSM_EV_HOME_PINNED,     /* any access at the home of a pinned page */
     DSM_EV_WATCH,           /* writable at the home unshared: in home_rw (HRW) */
     DSM_EV_UNWATCH,         /* out of home_rw: shared now, or homed elsewhere */
+    DSM_EV_HOME_PROTECT,    /* unwatched at a barrier's end, not announced: read-only */
     DSM_EV_PUBLISH,         /* diffed at a release: read-only, twin dropped */
     DSM_EV_KEEP_HOT,        /* diffed at a release, stays writable (HOT) */
     DSM_EV_HOME_KEEP_HOT,   /* written at its home, shared: stays writable with a snapshot (HOT) */
@@ -82,8 +85,15 @@ void dsm_set_home(uint64_t page, int home);
 /* ---- the fault path (fault.c) ---- */
 /* Stripe lock held, page not BUSY: marks it BUSY. */
 void dsm_ps_claim(uint64_t page);
-/* A claimed page has just been fetched. */
-void dsm_ps_fetched(uint64_t page);
+/* Before a get of the claimed pages page..page+n-1 from `home`: posts in
+ * the batch w the registration of those this node is not a sharer of yet
+ * (their bits in the home's bitmap, then its count), ordered before
+ * whatever the batch posts next.  masks: room for n / 64 + 2 words, valid
+ * until the batch ends. */
+void dsm_ps_register_run(struct net_wait *w, uint64_t page, uint64_t n, int home, uint64_t *masks);
+/* A claimed page has just been fetched (registered: by dsm_ps_register_run
+ * before the get; otherwise at our next release). */
+void dsm_ps_fetched(uint64_t page, bool registered);
 /* Stripe lock held, the page at a node that is not its home: fetched
  * (claimed, INVALID) or read-only for a write; it becomes RO or RW. */
 void dsm_ps_remote_fault(uint64_t page, bool write);
@@ -110,6 +120,9 @@ void dsm_settle_claimed(const uint64_t *sorted, size_t n, enum dsm_state st, enu
 /* The sorted pages a release is about to diff: claimed (marked BUSY, after
  * waiting for any fetch or flush under way on each), then write-protected,
  * so that a write made while the diff is taken faults and waits. */
+/* Home pages just taken out of home_rw (sorted), that no release will
+ * announce: read-only, so that the home's next write is noted. */
+void dsm_ps_home_protect(const uint64_t *sorted, size_t n);
 void dsm_claim_written(const uint64_t *sorted, size_t n);
 /* Sets our bits in the homes' sharer bitmaps for the pages fetched since
  * the last release (`fresh`), then moves them to `suspect`. */

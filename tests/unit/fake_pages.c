@@ -123,16 +123,36 @@ bool fake_in(const struct dsm_plist *l, uint64_t page)
     return false;
 }
 
-void fake_remote_miss(uint64_t page, bool write)
+/* Claims the page, and registers for it first unless `installed`. */
+static void take(uint64_t page, bool installed)
 {
     struct dsm_stripe *s = dsm_stripe(page);
     pthread_mutex_lock(&s->mu);
     dsm_ps_claim(page);
     pthread_mutex_unlock(&s->mu);
-    dsm_ps_fetched(page);
+    if (!installed) {
+        uint64_t masks[2];
+        struct net_wait w;
+        net_rma_begin(&w);
+        dsm_ps_register_run(&w, page, 1, dsm_home_of(page), masks);
+        net_rma_end(&w);
+    }
+    dsm_ps_fetched(page, !installed);
+}
+
+void fake_remote_miss(uint64_t page, bool write)
+{
+    take(page, false);
+    struct dsm_stripe *s = dsm_stripe(page);
     pthread_mutex_lock(&s->mu);
     dsm_ps_remote_fault(page, write);
     pthread_mutex_unlock(&s->mu);
+}
+
+void fake_install(uint64_t page)
+{
+    take(page, true);
+    dsm_settle_claimed(&page, 1, PG_RO, DSM_EV_READ_MISS);
 }
 
 void fake_fault_locked(uint64_t page, bool write, bool at_home)

@@ -43,8 +43,10 @@ void fake_set_sharer(uint64_t page);
 bool fake_in(const struct dsm_plist *l, uint64_t page);
 
 /* The fault path of dsm_fault() for a page claimed for a fetch: claim,
- * fetched, and the remote fault, as fault.c runs them. */
+ * registration, fetched, and the remote fault, as fault.c runs them. */
 void fake_remote_miss(uint64_t page, bool write);
+/* dsm_install_copy: a copy taken without registering, read-only. */
+void fake_install(uint64_t page);
 /* A fault on a page held, under its stripe lock. */
 void fake_fault_locked(uint64_t page, bool write, bool at_home);
 

@@ -1,10 +1,11 @@
 /*
- * At a release a node registers as a sharer of the pages it fetched since
- * the previous one: one atomic OR per word of each home's sharer bitmap,
+ * At a release a node registers as a sharer of the copies it installed
+ * (dsm_install_copy: a region's data sent with its start) since the
+ * previous one: one atomic OR per word of each home's sharer bitmap,
  * then, after a fence, one increment of each such home's registration
  * count (a home that saw the count before the bits would miss them); the
  * pages leave the fresh list for the suspect one (dropped at the next
- * acquire).  With nothing fetched, nothing is sent.
+ * acquire).  With nothing installed, nothing is sent.
  */
 #include "fake_pages.h"
 #include "unit.h"
@@ -20,7 +21,7 @@ static void registers_at_each_home(void)
     /* homed at page % 3: 3, 6 and 129 at node 0, 5 at node 2 */
     uint64_t pages[] = { 3, 6, 5, 129 };
     for (size_t i = 0; i < 4; i++)
-        fake_remote_miss(pages[i], false);
+        fake_install(pages[i]);
     dsm_register_fresh();
     EXPECT(fake_bitmap[0][1] == (bit(3) | bit(6)), "node 0's word 0 is %#lx", (unsigned long)fake_bitmap[0][1]);
     EXPECT(fake_bitmap[0][3] == bit(129), "node 0's word 2 is %#lx", (unsigned long)fake_bitmap[0][3]);
@@ -40,8 +41,8 @@ static void registers_at_each_home(void)
 static void counts_follow_a_fence(void)
 {
     fake_pages_init(1, NULL);
-    fake_remote_miss(3, true);
-    fake_remote_miss(5, false);
+    fake_install(3);
+    fake_install(5);
     dsm_register_fresh();
     size_t fence = fake_nrma, last_or = 0, first_add = fake_nrma;
     for (size_t i = 0; i < fake_nrma; i++) {
@@ -56,17 +57,17 @@ static void counts_follow_a_fence(void)
     EXPECT(last_or < fence && fence < first_add, "OR at %zu, fence at %zu, count at %zu", last_or, fence, first_add);
 }
 
-static void nothing_fetched_sends_nothing(void)
+static void nothing_installed_sends_nothing(void)
 {
     fake_pages_init(1, NULL);
     dsm_register_fresh();
-    EXPECT(fake_nrma == 0, "%zu operations with nothing fetched", fake_nrma);
+    EXPECT(fake_nrma == 0, "%zu operations with nothing installed", fake_nrma);
 }
 
 int main(void)
 {
     registers_at_each_home();
     counts_follow_a_fence();
-    nothing_fetched_sends_nothing();
+    nothing_installed_sends_nothing();
     return unit_status();
 }
