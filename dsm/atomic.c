@@ -76,20 +76,21 @@ uint64_t dsm_atomic_local(volatile void *p, enum dsm_atomic_op op, int size, uin
 }
 
 /* Runs the operation on the home's copy and returns the previous value
- * (zero-extended). */
+ * (zero-extended).  A write runs under the page's stripe lock, as a diff's
+ * application does, which may store whole words of the page (flush.c). */
 static uint64_t at_home(uint64_t page, uint32_t offset, int op, int size, uint64_t v1, uint64_t v2)
 {
+    if (op == DSM_AT_LOAD)
+        return dsm_atomic_local(dsm_rt(page) + offset, op, size, v1, v2);
+    struct dsm_stripe *s = dsm_stripe(page);
+    dsm_lock(&s->mu);
     uint64_t old = dsm_atomic_local(dsm_rt(page) + offset, op, size, v1, v2);
-    if (op != DSM_AT_LOAD) {
-        struct dsm_stripe *s = dsm_stripe(page);
-        dsm_lock(&s->mu);
-        bool shared = dsm_shared(page);
-        if (shared)
-            dsm_note_written(page);
-        dsm_unlock(&s->mu);
-        if (shared)
-            dsm_notice_push(&page, 1, false);
-    }
+    bool shared = dsm_shared(page);
+    if (shared)
+        dsm_note_written(page);
+    dsm_unlock(&s->mu);
+    if (shared)
+        dsm_notice_push(&page, 1, false);
     return old;
 }
 
