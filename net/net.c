@@ -369,8 +369,8 @@ enum { SPIN_YIELD = 8 };
 enum { QUIET_NS = 2000 };
 
 /* net_spin; `linger`: the caller is likely to wait again soon (a barrier,
- * a lock, a reply), so the progress thread stands by for OMPDSM_SPIN_US
- * after it, as while it polls.  A fetch's wait does not linger: the thread
+ * a lock, a reply), so the progress thread stands by for a moment after
+ * it (stand_by_for), as while it polls.  A fetch's wait does not linger: the thread
  * computes after it, and a request of another node arriving meanwhile
  * would wait for the stand-by to end (NAS CG at 2 nodes 10 % slower).
  * `quiet_ns`: how long it polls before it first yields. */
@@ -655,15 +655,18 @@ static void run_promptly(void)
 
 /* How long the progress thread stands by, in ns, or 0 to serve now:
  * woken by a message or a kick, it serves unless a thread is polling; it
- * stands by while one polls, and for OMPDSM_SPIN_US after the last one
- * stopped with its reply, as that thread is likely to wait again soon. */
+ * stands by while one polls, and for LINGER_NS after the last one stopped
+ * with its reply, as that thread is likely to wait again soon.  The
+ * stand-by after a poll is shorter than a poll may be: a request that
+ * arrives while the thread computes waits for it to end. */
+enum { LINGER_NS = 50000 };
+
 static uint64_t stand_by_for(bool woken)
 {
-    uint64_t spin = (uint64_t)net_cfg.spin_us * 1000u;
     if (atomic_load(&net.polling) > 0)
-        return spin;
+        return LINGER_NS;
     uint64_t idle = dsm_now_ns() - atomic_load(&net.poll_end);
-    return woken || idle >= spin ? 0 : spin - idle;
+    return woken || idle >= LINGER_NS ? 0 : LINGER_NS - idle;
 }
 
 /* Sleeps until a message (the worker armed), a kick or the timeout (ns;

@@ -10,8 +10,9 @@
  * CPUs it may run on or OMP_NUM_THREADS decide: placement.c):
  * OMP_NUM_THREADS=k gives teams of k threads split over the nodes
  * (parallel.c); more than the nodes run cannot be added (a region that
- * asks for more gets them all, reported once).  The variables that choose placement, waiting, devices
- * or allocators (OMP_PROC_BIND, OMP_PLACES, OMP_WAIT_POLICY, OMP_STACKSIZE,
+ * asks for more gets them all, reported once).  OMP_WAIT_POLICY sets how
+ * long a waiting thread polls (dsm/config.c).  The variables that choose
+ * placement, devices or allocators (OMP_PROC_BIND, OMP_PLACES, OMP_STACKSIZE,
  * OMP_DEFAULT_DEVICE, OMP_TARGET_OFFLOAD, OMP_NUM_TEAMS,
  * OMP_TEAMS_THREAD_LIMIT, OMP_MAX_TASK_PRIORITY, OMP_ALLOCATOR,
  * OMP_DISPLAY_AFFINITY, OMP_AFFINITY_FORMAT) are checked for syntax and
@@ -190,22 +191,10 @@ static void load_schedule(void)
 }
 
 /* True if v is word, with blanks around it allowed, in any case. */
-static bool is_word(const char *v, const char *word)
-{
-    while (isspace((unsigned char)*v))
-        v++;
-    size_t n = strlen(word);
-    if (strncasecmp(v, word, n))
-        return false;
-    for (v += n; isspace((unsigned char)*v); v++)
-        ;
-    return *v == '\0';
-}
-
 static bool is_one_of(const char *v, const char *const *words)
 {
     for (; *words; words++)
-        if (is_word(v, *words))
+        if (dsm_is_word(v, *words))
             return true;
     return false;
 }
@@ -215,9 +204,9 @@ static bool parse_bool(const char *name, bool dflt)
     const char *v = dsm_env(name);
     if (!v)
         return dflt;
-    if (is_word(v, "true"))
+    if (dsm_is_word(v, "true"))
         return true;
-    if (is_word(v, "false"))
+    if (dsm_is_word(v, "false"))
         return false;
     dsm_fatal("%s='%s' is not TRUE or FALSE", name, v);
 }
@@ -274,7 +263,7 @@ static bool stack_size(const char *v)
 static bool proc_bind(const char *v)
 {
     static const char *const kinds[] = { "primary", "master", "close", "spread", NULL };
-    if (is_word(v, "true") || is_word(v, "false"))
+    if (dsm_is_word(v, "true") || dsm_is_word(v, "false"))
         return true;
     char buf[256];
     if (strlen(v) >= sizeof buf)
@@ -355,18 +344,25 @@ static bool places(const char *v)
     return *s == '\0';
 }
 
+/* OMP_WAIT_POLICY says how long a waiting thread polls before it sleeps
+ * (dsm/config.c reads it, unless OMPDSM_SPIN_US is set). */
+static void check_wait_policy(void)
+{
+    static const char *const wait[] = { "active", "passive", NULL };
+    const char *v = dsm_env("OMP_WAIT_POLICY");
+    if (v && !is_one_of(v, wait))
+        dsm_fatal("OMP_WAIT_POLICY='%s' is not ACTIVE or PASSIVE", v);
+}
+
 /* Variables that have no effect on ompdsm: checked as libgomp checks them. */
 static void check_ignored(void)
 {
-    static const char *const wait[] = { "active", "passive", NULL };
     static const char *const offload[] = { "default", "mandatory", "disabled", NULL };
     static const char *const allocators[] = {
         "omp_default_mem_alloc", "omp_large_cap_mem_alloc", "omp_const_mem_alloc", "omp_high_bw_mem_alloc",
         "omp_low_lat_mem_alloc", "omp_cgroup_mem_alloc", "omp_pteam_mem_alloc", "omp_thread_mem_alloc", NULL,
     };
     const char *v;
-    if ((v = dsm_env("OMP_WAIT_POLICY")) && !is_one_of(v, wait))
-        dsm_fatal("OMP_WAIT_POLICY='%s' is not ACTIVE or PASSIVE", v);
     if ((v = dsm_env("OMP_PROC_BIND")) && !proc_bind(v))
         dsm_fatal("OMP_PROC_BIND='%s' is not TRUE, FALSE or a list of primary/master/close/spread", v);
     if ((v = dsm_env("OMP_PLACES")) && !places(v))
@@ -387,7 +383,7 @@ static void check_ignored(void)
 
 static void display(const char *how)
 {
-    bool verbose = is_word(how, "verbose");
+    bool verbose = dsm_is_word(how, "verbose");
     fprintf(stderr, "\nOPENMP DISPLAY ENVIRONMENT BEGIN\n");
     fprintf(stderr, "  _OPENMP = '201511'\n");
     fprintf(stderr, "  OMP_DYNAMIC = '%s'\n", omp_icv.dynamic ? "TRUE" : "FALSE");
@@ -404,7 +400,8 @@ static void display(const char *how)
         fprintf(stderr, "'\n");
     }
     fprintf(stderr, "  OMP_PROC_BIND = 'FALSE'\n  OMP_PLACES = ''\n  OMP_STACKSIZE = '0'\n");
-    fprintf(stderr, "  OMP_WAIT_POLICY = 'PASSIVE'\n");
+    const char *wait = dsm_env("OMP_WAIT_POLICY");
+    fprintf(stderr, "  OMP_WAIT_POLICY = '%s'\n", wait && dsm_is_word(wait, "active") ? "ACTIVE" : "PASSIVE");
     fprintf(stderr, "  OMP_THREAD_LIMIT = '%ld'\n", omp_icv.thread_limit);
     fprintf(stderr, "  OMP_MAX_ACTIVE_LEVELS = '%ld'\n", omp_icv.max_active_levels);
     fprintf(stderr, "  OMP_CANCELLATION = 'FALSE'\n  OMP_DEFAULT_DEVICE = '0'\n");
@@ -412,7 +409,7 @@ static void display(const char *how)
     fprintf(stderr, "  [ompdsm] nodes = '%d'\n  [ompdsm] OMPDSM_THREADS_PER_NODE = '%d'\n", omp_rt.nodes,
             omp_rt.threads);
     if (verbose) {
-        fprintf(stderr, "  [ompdsm] OMP_PROC_BIND, OMP_PLACES, OMP_STACKSIZE, OMP_WAIT_POLICY, OMP_DEFAULT_DEVICE, "
+        fprintf(stderr, "  [ompdsm] OMP_PROC_BIND, OMP_PLACES, OMP_STACKSIZE, OMP_DEFAULT_DEVICE, "
                         "OMP_TARGET_OFFLOAD, OMP_NUM_TEAMS, OMP_TEAMS_THREAD_LIMIT, OMP_MAX_TASK_PRIORITY, "
                         "OMP_ALLOCATOR, OMP_DISPLAY_AFFINITY, OMP_AFFINITY_FORMAT have no effect\n");
     }
@@ -430,6 +427,7 @@ void omp_env_load(void)
     omp_icv.nested = parse_bool("OMP_NESTED", false);
     omp_icv.max_active_levels = parse_count("OMP_MAX_ACTIVE_LEVELS", 1, 0, 255);
     omp_icv.thread_limit = parse_count("OMP_THREAD_LIMIT", 4294967295L, 1, 4294967295L);
+    check_wait_policy();
     check_ignored();
     if (parse_bool("OMP_CANCELLATION", false))
         omp_rt_unsupported("cancellation (OMP_CANCELLATION=true)");
@@ -437,6 +435,6 @@ void omp_env_load(void)
     static const char *const display_kinds[] = { "true", "false", "verbose", NULL };
     if (v && !is_one_of(v, display_kinds))
         dsm_fatal("OMP_DISPLAY_ENV='%s' is not TRUE, FALSE or VERBOSE", v);
-    if (v && !is_word(v, "false") && omp_rt.node == 0)
+    if (v && !dsm_is_word(v, "false") && omp_rt.node == 0)
         display(v);
 }

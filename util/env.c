@@ -7,6 +7,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
 bool dsm_parse_size(const char *s, size_t *out)
 {
@@ -52,4 +54,16 @@ bool dsm_parse_long(const char *s, long min, long max, long *out, const char **e
     *out = v;
     *end = e;
     return true;
+}
+
+bool dsm_is_word(const char *v, const char *word)
+{
+    while (isspace((unsigned char)*v))
+        v++;
+    size_t n = strlen(word);
+    if (strncasecmp(v, word, n))
+        return false;
+    for (v += n; isspace((unsigned char)*v); v++)
+        ;
+    return *v == '\0';
 }

@@ -14,6 +14,9 @@
 /* The variable's value, or NULL if it is unset or empty. */
 const char *dsm_env(const char *name);
 
+/* Whether v is word, ignoring case and surrounding blanks. */
+bool dsm_is_word(const char *v, const char *word);
+
 /* Parses "123", "64K", "16G" …; returns false on bad text or overflow. */
 bool dsm_parse_size(const char *s, size_t *out);
 

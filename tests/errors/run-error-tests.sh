@@ -259,6 +259,24 @@ for v in OMP_PROC_BIND=garbage OMP_PROC_BIND=true,close OMP_PROC_BIND=master,gar
     omp_env "$v"
 done
 
+# display_same VAR=VALUE: OMP_DISPLAY_ENV shows VAR as libgomp does.
+display_same() {
+    var=${1%%=*}
+    want=$(env OMP_DISPLAY_ENV=true "$1" "$tmp/omp_small.gomp" 2>&1 >/dev/null | grep "^ *$var = ")
+    got=$(env OMP_DISPLAY_ENV=true "$1" timeout $LIMIT "$RUN" -np 2 "$P" 2>&1 >/dev/null | grep "^ *$var = " | sort -u)
+    if [ -n "$want" ] && [ "$got" = "$want" ]; then
+        echo "PASS errors: OMP_DISPLAY_ENV with $1 shows $var as libgomp does"
+    else
+        echo "FAIL errors: OMP_DISPLAY_ENV with $1 shows $var as libgomp does"
+        echo "    libgomp: '$want'; ompdsm: '$got'"
+        failed=1
+    fi
+}
+
+for v in OMP_WAIT_POLICY=active "OMP_WAIT_POLICY= Passive " OMP_WAIT_POLICY=; do
+    display_same "$v"
+done
+
 # ---- bad launcher arguments ------------------------------------------------------
 
 check "ompdsm-run with a non-existent program" "$tmp/no-such-program" \
