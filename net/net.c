@@ -655,18 +655,21 @@ static void run_promptly(void)
 
 /* How long the progress thread stands by, in ns, or 0 to serve now:
  * woken by a message or a kick, it serves unless a thread is polling; it
- * stands by while one polls, and for LINGER_NS after the last one stopped
- * with its reply, as that thread is likely to wait again soon.  The
- * stand-by after a poll is shorter than a poll may be: a request that
- * arrives while the thread computes waits for it to end. */
+ * stands by while one polls, and after the last one stopped with its
+ * reply, as that thread is likely to wait again soon, for as long as a
+ * poll lasts but at most LINGER_NS: a request that arrives while the
+ * thread computes waits for the stand-by to end. */
 enum { LINGER_NS = 50000 };
 
 static uint64_t stand_by_for(bool woken)
 {
+    uint64_t linger = (uint64_t)net_cfg.spin_us * 1000u;
+    if (linger > LINGER_NS)
+        linger = LINGER_NS;
     if (atomic_load(&net.polling) > 0)
         return LINGER_NS;
     uint64_t idle = dsm_now_ns() - atomic_load(&net.poll_end);
-    return woken || idle >= LINGER_NS ? 0 : LINGER_NS - idle;
+    return woken || idle >= linger ? 0 : linger - idle;
 }
 
 /* Sleeps until a message (the worker armed), a kick or the timeout (ns;
