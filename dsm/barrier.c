@@ -659,8 +659,10 @@ static void apply_notices(void)
         pages[i] = pending.notes[i].page;
         writers[i] = pending.notes[i].writer;
     }
-    dsm_invalidate(pages, writers, pending.n);
+    /* Forgotten first: a refreshed page the home unshared registers again. */
     dsm_ps_forget_shares(pages, writers, pending.n);
+    size_t n = dsm_refresh_hot(pages, writers, pending.n);
+    dsm_invalidate(pages, writers, n);
     free(pages);
     free(writers);
     free(pending.notes);

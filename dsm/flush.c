@@ -41,8 +41,10 @@
  * at each release it is diffed against the twin, which is then refreshed
  * with its contents; a non-empty diff makes it written in that interval
  * (notices, migration counts), as a fault would have.  After eight releases
- * with nothing written it cools: read-only again, the twin dropped.  An
- * invalidation drops a hot page like any copy (its twin, refreshed at the
+ * with nothing written (sixteen if another node writes the page too) it
+ * cools: read-only again, the twin dropped.  A barrier that announces
+ * another node's writes to it refreshes it from the home (refresh.c);
+ * another invalidation drops it like any copy (its twin, refreshed at the
  * release just before, equals its contents); a migration that makes this
  * node its home cools it first.  This relies on the releasing thread being
  * the node's only writer of shared pages (one OpenMP thread per node): a
@@ -71,6 +73,12 @@ struct diff_entry_hdr {
 
 /* ---- at the home -------------------------------------------------------- */
 
+/* Per page: the release after which another node's write to it was last
+ * seen + 1 (at its home, a diff; elsewhere, a refresh of a hot copy).
+ * Written by the progress thread (on_diff) or the application thread (a
+ * barrier's acquire), read by the releasing one (hot pages, below). */
+static uint32_t *elsewhere;
+
 /* A diff for a page hot here, its home: the snapshot takes it too, so
  * that the release compares only this node's own writes (and does not
  * announce another node's as the home's). */
@@ -89,8 +97,10 @@ static long apply_at_home(uint64_t page, const void *diff, size_t len)
     struct dsm_stripe *s = dsm_stripe(page);
     dsm_lock(&s->mu);
     long n = dsm_diff_apply(dsm_rt(page), dsm.page_size, diff, len, dsm.state[page] == PG_RW);
-    if (n >= 0)
+    if (n >= 0) {
         diff_to_snapshot(page, diff, len);
+        dsm_note_written_elsewhere(page);
+    }
     dsm_unlock(&s->mu);
     return n;
 }
@@ -119,6 +129,7 @@ static void on_diff(int src, void *body, size_t len)
 
 void dsm_flush_register(void)
 {
+    elsewhere = dsm_page_table(sizeof *elsewhere);
     net_register_unlocked(OP_DIFF, on_diff);
 }
 
@@ -279,12 +290,16 @@ static void check_pinned(void)
 
 /* ---- hot pages --------------------------------------------------------- */
 
-/* Releases with nothing written before a page cools.  At its home a page
- * stays hot longer: keeping it costs a comparison per release, a fraction
- * of the fault and the two protection changes its next write would cost,
- * and loops that write a vector once per iteration of an outer loop leave
- * it idle for a dozen releases in between. */
-enum { HOT_IDLE_MAX = 8, HOME_HOT_IDLE_MAX = 16 };
+/* Releases with nothing written before a page cools.  At its home, or
+ * where another node writes it too, a page stays hot longer: keeping it
+ * costs a comparison per release, a fraction of the fault and the two
+ * protection changes its next write would cost, and loops that write a
+ * vector once per iteration of an outer loop leave it idle for a dozen
+ * releases in between (NAS CG: six loops, twelve barriers, per step); a
+ * copy another node writes too would also be dropped by a barrier when it
+ * cools, and cost a read fault and a fetch more (refresh.c keeps it
+ * while it is hot). */
+enum { HOT_IDLE_MAX = 8, SHARED_HOT_IDLE_MAX = 16 };
 
 /* A page becomes hot only when this node writes it again within this
  * many releases of the last time it did: comparing a page that is not
@@ -314,6 +329,19 @@ static bool writes_again(uint64_t page)
     bool again = dsm_wrote_lately(page);
     __atomic_store_n(&wrote[page], releases + 1, __ATOMIC_RELAXED);
     return again;
+}
+
+void dsm_note_written_elsewhere(uint64_t page)
+{
+    __atomic_store_n(&elsewhere[page], __atomic_load_n(&releases, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+}
+
+/* Whether another node wrote this page lately, as this node saw it: a
+ * page two nodes write, the one a block boundary splits. */
+static bool others_write(uint64_t page)
+{
+    uint32_t at = __atomic_load_n(&elsewhere[page], __ATOMIC_RELAXED);
+    return at && __atomic_load_n(&releases, __ATOMIC_RELAXED) + 1 - at <= HOT_AGAIN;
 }
 
 /* The hot pages, touched by the releasing thread only. */
@@ -355,7 +383,7 @@ static bool home_changed(uint64_t page)
  * snapshot), refreshes the twins of those written and cools those idle for
  * too long; forgets pages that stopped being hot (dropped, or cooled by a
  * migration).  At a barrier a page hot at its home that changed goes to
- * `unshare` instead. */
+ * `unshare` instead, unless another node writes it too (may_unshare). */
 static void diff_hot(struct dsm_plist *written, struct dsm_buf *batches, uint64_t *counts, bool barrier,
                      struct dsm_plist *unshare)
 {
@@ -370,11 +398,11 @@ static void diff_hot(struct dsm_plist *written, struct dsm_buf *batches, uint64_
                 dsm_ps_hot_refresh(h.page);
             hot_written(h.page, written);
             h.idle = 0;
-            if (home && barrier) {
+            if (home && barrier && !others_write(h.page)) {
                 dsm_plist_add(unshare, h.page);
                 continue;
             }
-        } else if (++h.idle >= (home ? HOME_HOT_IDLE_MAX : HOT_IDLE_MAX)) {
+        } else if (++h.idle >= (home || others_write(h.page) ? SHARED_HOT_IDLE_MAX : HOT_IDLE_MAX)) {
             dsm_cool(h.page);
             continue;
         }
@@ -471,11 +499,13 @@ static void drop_unwritten(struct dsm_plist *written, const struct dsm_plist *un
 
 /* A page written at its home that this release may unshare: a barrier's,
  * writable, not pinned, noted by the home's own write (not by a new sharer,
- * `caught`, sorted). */
+ * `caught`, sorted), and not written by another node lately: that node
+ * keeps its copy hot and refreshes it at this barrier (refresh.c), so the
+ * page stays shared, and hot here too. */
 static bool may_unshare(uint64_t page, bool barrier, const struct dsm_plist *caught)
 {
     return barrier && dsm_home_of(page) == dsm.node && dsm.state[page] == PG_RW && !dsm_pinned(page)
-        && !dsm_plist_has(caught, page);
+        && !dsm_plist_has(caught, page) && !others_write(page);
 }
 
 static void release(struct dsm_plist *written, bool barrier)
