@@ -408,6 +408,12 @@ void dsm_drop_copies(const uint64_t *pages, size_t n);
  * their homes and stay writable (refresh.c); the others are kept, in
  * order, in pages and writers.  Returns how many those are. */
 size_t dsm_refresh_hot(uint64_t *pages, int32_t *writers, size_t n);
+/* At start-up. */
+void dsm_refresh_init(void);
+/* This node fetched the page again (it held it before): if soon after a
+ * barrier dropped it, the next barriers that announce writes to it refresh
+ * the copy instead (refresh.c).  The caller owns the page (BUSY). */
+void dsm_refresh_fetched(uint64_t page);
 /* Another node wrote the page lately (a diff came at its home, or a hot
  * copy was refreshed elsewhere): it stays hot longer (flush.c). */
 void dsm_note_written_elsewhere(uint64_t page);

@@ -54,8 +54,11 @@ static void fetch(uint64_t page, uint64_t n, int home)
     net_rma_get(&w, home, seg->net_id, (page - seg->first_page) << dsm.page_shift, dsm_rt(page),
                 n << dsm.page_shift);
     net_rma_end(&w);
-    for (uint64_t q = page; q < page + n; q++)
+    for (uint64_t q = page; q < page + n; q++) {
+        if (dsm_flag(q, PF_HELD))
+            dsm_refresh_fetched(q);
         dsm_ps_fetched(q, true);
+    }
     STAT_ADD(pages_fetched, n);
 }
 

@@ -102,6 +102,7 @@ void ompdsm_init(int *argc, char ***argv)
     dsm_check_image(dsm.nodes);
     dsm_segments_init();
     dsm_pages_init();
+    dsm_refresh_init();
     if (dsm.nsegs > 1)   /* the program's globals: homes follow OMPDSM_HOME */
         dsm_home_record_alloc(dsm.segs[0].first_page, dsm.segs[0].npages, -1);
     host_seg_init();

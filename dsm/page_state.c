@@ -63,6 +63,7 @@ const struct dsm_ps_rule dsm_ps_rules[] = {
     { DSM_EV_COOL,           RW,      TWIN | HOT,  BUSY,             PG_RO,       0,           BUSY | TWIN | HOT },
     { DSM_EV_DROP_HOT,       RW,      TWIN | HOT,  BUSY,             PG_RW,       0,           TWIN | HOT },
     { DSM_EV_REFRESH,        RW,      BUSY | HOT | TWIN, 0,          PG_RW,       HOT | TWIN | SHARER, BUSY },
+    { DSM_EV_REFRESH_READ,   RO,      BUSY,        HOT | TWIN,       PG_RO,       SHARER,      BUSY | HOT | TWIN },
     { DSM_EV_INVALIDATE,     RO | RW, BUSY,        TWIN | HOT,       PG_INVALID,  0,           BUSY | TWIN | HOT },
     { DSM_EV_ADOPT,          INV | RO, BUSY,       TWIN | HOT,       PG_RW,       0,           BUSY | TWIN | HOT },
     { DSM_EV_SNAPSHOT,       RO | RW, 0,           BUSY | HOT,       DSM_PS_SAME, TWIN,        BUSY | HOT },
@@ -96,6 +97,7 @@ static const char *const event_names[DSM_EV_COUNT] = {
     [DSM_EV_COOL] = "cool",
     [DSM_EV_DROP_HOT] = "drop-hot",
     [DSM_EV_REFRESH] = "refresh",
+    [DSM_EV_REFRESH_READ] = "refresh-read",
     [DSM_EV_INVALIDATE] = "invalidate",
     [DSM_EV_ADOPT] = "adopt",
     [DSM_EV_SNAPSHOT] = "snapshot",
@@ -736,12 +738,16 @@ static bool droppable(size_t i, uint64_t page, const void *arg)
     return true;
 }
 
-/* Under the stripe lock.  The release just before, in the same barrier,
- * refreshed a hot page's twin, and no thread of the node ran since. */
+/* The release just before, in the same barrier, refreshed a hot page's
+ * twin, and no thread of the node ran since. */
 bool dsm_ps_refreshable(size_t i, uint64_t page, const void *writers)
 {
     const int32_t *w = writers;
-    if (dsm.app_threads > 1 || !dsm_flag(page, PF_HOT) || !must_drop(page, w ? w[i] : -1))
+    if (dsm.app_threads > 1 || !must_drop(page, w ? w[i] : -1))
+        return false;
+    if (dsm.state[page] == PG_RO)
+        return !dsm.twin[page];
+    if (dsm.state[page] != PG_RW || !dsm_flag(page, PF_HOT))
         return false;
     if (memcmp(dsm.twin[page], dsm_rt(page), dsm.page_size))
         dsm_fatal("internal: refreshing page %lu with unflushed writes", (unsigned long)page);
@@ -753,10 +759,12 @@ void dsm_ps_refreshed(uint64_t page)
     struct dsm_stripe *s = dsm_stripe(page);
     dsm_lock(&s->mu);
     struct snap b = before(page);
-    refresh_twin(page);
+    bool hot = dsm.state[page] == PG_RW;
+    if (hot)
+        refresh_twin(page);
     dsm_flag_set(page, PF_SHARER | PF_HELD);
     unbusy(page);
-    after(page, DSM_EV_REFRESH, b);
+    after(page, hot ? DSM_EV_REFRESH : DSM_EV_REFRESH_READ, b);
     dsm_unlock(&s->mu);
 }
 

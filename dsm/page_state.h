@@ -45,6 +45,7 @@ enum dsm_event {
     DSM_EV_COOL,            /* a hot page stops being one: read-only */
     DSM_EV_DROP_HOT,        /* a hot page about to be invalidated drops its twin */
     DSM_EV_REFRESH,         /* a hot page another node wrote too: the home's bytes, still hot */
+    DSM_EV_REFRESH_READ,    /* a read-only copy read again and again: the home's bytes, still RO */
     DSM_EV_INVALIDATE,      /* a copy dropped at an acquire */
     DSM_EV_ADOPT,           /* the new home of a page nobody holds: writable */
     DSM_EV_SNAPSHOT,        /* a pinned page at its home: snapshot in its twin */
@@ -160,12 +161,13 @@ void dsm_ps_unwatch_shared(struct dsm_plist *found);
  * left alone because another thread of the node wrote them since the
  * caller's flush (only with several threads per node). */
 size_t dsm_invalidate(const uint64_t *pages, const int32_t *writers, size_t n);
-/* For dsm_claim at a barrier's acquire, one application thread per node
- * (refresh.c): whether pages[i], announced with writer ((const int32_t *)
- * writers)[i], is a hot copy to refresh rather than drop. */
+/* At a barrier's acquire, one application thread per node (refresh.c),
+ * under the stripe lock: whether pages[i], announced with writer
+ * ((const int32_t *)writers)[i], is a copy that could be refreshed rather
+ * than dropped: a hot one, or a read-only one. */
 bool dsm_ps_refreshable(size_t i, uint64_t page, const void *writers);
-/* A claimed hot page whose home's bytes are in it now: the twin takes them,
- * the page stays writable and hot, registered at its home. */
+/* A claimed copy whose home's bytes are in it now: a hot page's twin takes
+ * them too; it keeps its state, registered at its home. */
 void dsm_ps_refreshed(uint64_t page);
 
 /* ---- start-up and home migration ---- */

@@ -1,5 +1,5 @@
 /*
- * refresh.c: hot copies refreshed at a barrier's acquire instead of dropped.
+ * refresh.c: copies refreshed at a barrier's acquire instead of dropped.
  *
  * The page that a loop's block boundary splits (the middle page of a
  * vector a `parallel for` writes, at 2 nodes) is written by two nodes in
@@ -20,6 +20,21 @@
  * write, so it unshared them) register first, in the same batch.  A page
  * that stops being written cools as any hot page does (flush.c).
  *
+ * Read-only copies.  A page another node writes at every step and this
+ * node reads after each (a vector a sparse matrix multiplies, a
+ * neighbour's rows of a grid) is dropped at every barrier and fetched
+ * again at the next read: a protection change of the page (about 4 us per
+ * page here), a fault and a fetch.  A copy this node fetched again soon
+ * after a barrier dropped it (within REFETCH_WITHIN barriers) is therefore
+ * refreshed in place instead, through the runtime view, with no
+ * protection change, at the next barriers that announce writes to it: one
+ * at first, then twice as many each time the copy is fetched again soon
+ * after the last of them dropped it, up to READ_REFRESHES_MAX.  A copy read
+ * at every step so takes a fault once in 17 steps; one that is no longer
+ * read costs the few fetches of its last run; one read again only much
+ * later (a level of a multigrid cycle, whose pages other loops write in
+ * between) is not refreshed at all, which would cost more than its fault.
+ *
  * Only at a barrier, with one application thread per node: every thread
  * of the node is then in the barrier, so none writes the page while its
  * bytes arrive, and the twin, refreshed by the release just before, equals
@@ -32,6 +47,47 @@
 #include "../util/xalloc.h"
 
 #include <stdlib.h>
+
+enum { READ_REFRESHES_MAX = 16, REFETCH_WITHIN = 8 };
+
+/* Per page: how many more barriers refresh its read-only copy, how many
+ * its last run had, and the barrier that last dropped it (its epoch + 1).
+ * Written by the thread that fetches the page or the barrier's, which own
+ * it (BUSY) meanwhile. */
+static uint8_t *left, *run;
+static uint32_t *dropped;
+
+void dsm_refresh_init(void)
+{
+    left = dsm_page_table(sizeof *left);
+    run = dsm_page_table(sizeof *run);
+    dropped = dsm_page_table(sizeof *dropped);
+}
+
+void dsm_refresh_fetched(uint64_t page)
+{
+    uint32_t at = dropped[page];
+    if (!at || (uint32_t)dsm.epoch + 1 - at > REFETCH_WITHIN) {
+        run[page] = 0;
+        return;
+    }
+    run[page] = run[page] ? (2 * run[page] < READ_REFRESHES_MAX ? 2 * run[page] : READ_REFRESHES_MAX) : 1;
+    left[page] = run[page];
+}
+
+/* For dsm_claim, under the stripe lock: a hot copy, or a read-only one
+ * still armed. */
+static bool wanted(size_t i, uint64_t page, const void *writers)
+{
+    if (!dsm_ps_refreshable(i, page, writers))
+        return false;
+    if (dsm.state[page] == PG_RW)
+        return true;
+    if (!left[page] || getenv("XNORO"))
+        return false;
+    left[page]--;
+    return true;
+}
 
 static int home_of(uint64_t page)
 {
@@ -67,7 +123,7 @@ size_t dsm_refresh_hot(uint64_t *pages, int32_t *writers, size_t n)
     if (dsm.app_threads > 1 || !n)
         return n;
     size_t k;
-    uint64_t *got = dsm_claim(pages, n, dsm_ps_refreshable, writers, &k);
+    uint64_t *got = dsm_claim(pages, n, wanted, writers, &k);
     if (k) {
         fetch_runs(got, k);
         for (size_t i = 0; i < k; i++) {
@@ -88,5 +144,8 @@ size_t dsm_refresh_hot(uint64_t *pages, int32_t *writers, size_t n)
         n = kept;
     }
     free(got);
+    /* The others the caller drops (those not held too: cheaper than asking). */
+    for (size_t i = 0; i < n; i++)
+        dropped[pages[i]] = (uint32_t)dsm.epoch + 1;
     return n;
 }
