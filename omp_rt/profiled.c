@@ -1187,6 +1187,23 @@ static void load_saved(void)
 /* Node 0, at exit: every site's loops, their costs per iteration over the
  * run (or the saved ones, for a node that ran none of a loop) and the
  * blocks at exit, written to a new file renamed over FILE. */
+/* The blocks a site's profile keeps: the current ones, unless a change
+ * made at the program's last barriers never ran (nothing measured on it):
+ * then the blocks before it, which the saved costs measured.  A change
+ * decided on the last few executions, which a hiccup of the machine may
+ * have slowed, is not what the next run should start from unjudged (a
+ * slowed node once ended a run with three times the rows of the fast
+ * one). */
+static const uint64_t *saved_blocks(const struct site *s)
+{
+    if (!s->before)
+        return s->bounds;
+    for (size_t at = 0; at < (size_t)s->nloops * (size_t)s->nodes; at++)
+        if (s->tot_iters[at])
+            return s->bounds;
+    return s->before;
+}
+
 void omp_profiled_save(void)
 {
     if (!omp_profiled.file || omp_rt.node != 0)
@@ -1200,8 +1217,9 @@ void omp_profiled_save(void)
                                     .nloops = s->nloops };
             v.bounds = xcalloc((size_t)team + 1, sizeof *v.bounds);
             v.loops = xcalloc(s->nloops + 1, sizeof *v.loops);
+            const uint64_t *b = saved_blocks(s);
             for (int i = 0; i <= team; i++)
-                v.bounds[i] = (int64_t)s->base + (int64_t)s->bounds[i] * (int64_t)s->incr;
+                v.bounds[i] = (int64_t)s->base + (int64_t)b[i] * (int64_t)s->incr;
             for (unsigned l = 0; l < s->nloops; l++) {
                 struct saved_loop *sl = &v.loops[l];
                 *sl = (struct saved_loop){ .where = s->loops[l].where - omp_rt.exe_base,
