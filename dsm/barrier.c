@@ -661,7 +661,7 @@ static void apply_notices(void)
     }
     /* Forgotten first: a refreshed page the home unshared registers again. */
     dsm_ps_forget_shares(pages, writers, pending.n);
-    size_t n = dsm_refresh_hot(pages, writers, pending.n);
+    size_t n = dsm_refresh_copies(pages, writers, pending.n);
     dsm_invalidate(pages, writers, n);
     free(pages);
     free(writers);

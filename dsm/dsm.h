@@ -403,11 +403,12 @@ bool dsm_news_wait(uint32_t seen, unsigned timeout_us);
  * copies), as dsm_invalidate() does (page_state.h); a page this node also wrote since its last release is published first
  * (and its notice pushed), so that none of its writes is lost. */
 void dsm_drop_copies(const uint64_t *pages, size_t n);
-/* At a barrier's acquire, before dsm_invalidate(): the hot copies among
- * the announced pages (writers: as dsm_invalidate's) are refreshed from
- * their homes and stay writable (refresh.c); the others are kept, in
- * order, in pages and writers.  Returns how many those are. */
-size_t dsm_refresh_hot(uint64_t *pages, int32_t *writers, size_t n);
+/* At a barrier's acquire, before dsm_invalidate(): the hot copies and the
+ * read-only copies read again and again among the announced pages
+ * (writers: as dsm_invalidate's) are refreshed from their homes and keep
+ * their state (refresh.c); the others are kept, in order, in pages and
+ * writers.  Returns how many those are. */
+size_t dsm_refresh_copies(uint64_t *pages, int32_t *writers, size_t n);
 /* At start-up. */
 void dsm_refresh_init(void);
 /* This node fetched the page again (it held it before): if soon after a

@@ -336,7 +336,6 @@ static bool stamped_twice_lately(const uint64_t *table, uint64_t page)
     return before && stamped_lately(table, page) && last - before <= HOT_AGAIN;
 }
 
-
 bool dsm_wrote_lately(uint64_t page)
 {
     return stamped_lately(wrote, page);

@@ -762,7 +762,7 @@ void dsm_ps_refreshed(uint64_t page)
     bool hot = dsm.state[page] == PG_RW;
     if (hot)
         refresh_twin(page);
-    dsm_flag_set(page, PF_SHARER | PF_HELD);
+    dsm_flag_set(page, PF_SHARER);
     unbusy(page);
     after(page, hot ? DSM_EV_REFRESH : DSM_EV_REFRESH_READ, b);
     dsm_unlock(&s->mu);

@@ -83,12 +83,14 @@ static bool wanted(size_t i, uint64_t page, const void *writers)
         return false;
     if (dsm.state[page] == PG_RW)
         return true;
-    if (!left[page] || getenv("XNORO"))
+    if (!left[page])
         return false;
     left[page]--;
     return true;
 }
 
+/* A copy's home, known since it was fetched: read from the table, as no
+ * message may be sent inside a batch (dsm_home_of may ask the base). */
 static int home_of(uint64_t page)
 {
     return (int)dsm.home[page] - 1;
@@ -118,7 +120,7 @@ static void fetch_runs(const uint64_t *pages, size_t k)
     free(masks);
 }
 
-size_t dsm_refresh_hot(uint64_t *pages, int32_t *writers, size_t n)
+size_t dsm_refresh_copies(uint64_t *pages, int32_t *writers, size_t n)
 {
     if (dsm.app_threads > 1 || !n)
         return n;

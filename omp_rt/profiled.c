@@ -1184,9 +1184,6 @@ static void load_saved(void)
         drop_saved("it was written by a run on another number of nodes");
 }
 
-/* Node 0, at exit: every site's loops, their costs per iteration over the
- * run (or the saved ones, for a node that ran none of a loop) and the
- * blocks at exit, written to a new file renamed over FILE. */
 /* The blocks a site's profile keeps: the current ones, unless a change
  * made at the program's last barriers never ran (nothing measured on it):
  * then the blocks before it, which the saved costs measured.  A change
@@ -1204,6 +1201,9 @@ static const uint64_t *saved_blocks(const struct site *s)
     return s->before;
 }
 
+/* Node 0, at exit: every site's loops, their costs per iteration over the
+ * run (or the saved ones, for a node that ran none of a loop) and the
+ * blocks at exit (saved_blocks), written to a new file renamed over FILE. */
 void omp_profiled_save(void)
 {
     if (!omp_profiled.file || omp_rt.node != 0)
