@@ -409,6 +409,7 @@ static void diff_hot(struct dsm_plist *written, struct dsm_buf *batches, uint64_
                      struct dsm_plist *unshare)
 {
     size_t kept = 0;
+    struct dsm_plist cool = { 0 };
     for (size_t i = 0; i < hot.n; i++) {
         struct hot h = hot.v[i];
         if (!dsm_flag(h.page, PF_HOT))
@@ -424,12 +425,15 @@ static void diff_hot(struct dsm_plist *written, struct dsm_buf *batches, uint64_
                 continue;
             }
         } else if (++h.idle >= (home || others_write(h.page) ? SHARED_HOT_IDLE_MAX : HOT_IDLE_MAX)) {
-            dsm_cool(h.page);
+            dsm_plist_add(&cool, h.page);
             continue;
         }
         hot.v[kept++] = h;
     }
     hot.n = kept;
+    dsm_plist_sort(&cool);
+    dsm_cool(cool.pages, cool.n);
+    dsm_plist_free(&cool);
 }
 
 /* A page written in this interval that may stay writable: not pinned,

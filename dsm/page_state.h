@@ -146,9 +146,10 @@ void dsm_ps_home_unshare(uint64_t page);
 void dsm_ps_forget_shares(const uint64_t *pages, const int32_t *writers, size_t n);
 /* A hot page's diff was taken: its twin becomes its contents. */
 void dsm_ps_hot_refresh(uint64_t page);
-/* A hot page (PF_HOT) stops being kept writable: read-only, its twin
- * dropped.  Only right after a release (its twin is then its contents). */
-void dsm_cool(uint64_t page);
+/* The hot pages (PF_HOT) of the sorted list stop being kept writable:
+ * claimed, read-only, their twins dropped.  Only right after a release
+ * (a twin is then its page's contents). */
+void dsm_cool(const uint64_t *sorted, size_t n);
 /* A pinned page at its home: its twin becomes a snapshot of it. */
 void dsm_ps_snapshot(uint64_t page);
 /* Home pages watched as unshared (home_rw) that another node registered

@@ -90,7 +90,7 @@ static void hot_twin_follows_contents(void)
     memset(dsm_rt(p) + 64, 0x44, 64);
     dsm_ps_hot_refresh(p);
     EXPECT(!memcmp(dsm.twin[p], dsm_rt(p), dsm.page_size), "twin not refreshed");
-    dsm_cool(p);
+    dsm_cool(&p, 1);
     EXPECT(dsm.state[p] == PG_RO && fake_prot[p] == PG_RO && !dsm.twin[p] && !dsm_flag(p, PF_HOT),
            "cooling left state %d, twin %p, flags %#x", dsm.state[p], dsm.twin[p], dsm.flags[p]);
 }
@@ -100,12 +100,35 @@ static void cooling_a_cold_page_does_nothing(void)
     fake_pages_init(1, NULL);
     uint64_t p = 8;
     fake_remote_miss(p, false);
-    dsm_cool(p);
+    dsm_cool(&p, 1);
     EXPECT(dsm.state[p] == PG_RO, "state %d", dsm.state[p]);
+}
+
+/* A list cools the hot pages in it and leaves the others as they are. */
+static void cooling_a_list_cools_its_hot_pages(void)
+{
+    fake_pages_init(1, NULL);
+    uint64_t list[] = { 2, 3, 4, 6 };
+    for (size_t i = 0; i < 4; i++) {
+        fake_remote_miss(list[i], true);
+        if (list[i] != 3)
+            dsm_ps_keep_hot(list[i]);
+    }
+    dsm_cool(list, 4);
+    for (size_t i = 0; i < 4; i++) {
+        uint64_t p = list[i];
+        bool was_hot = p != 3;
+        EXPECT(was_hot ? dsm.state[p] == PG_RO && fake_prot[p] == PG_RO && !dsm.twin[p]
+                       : dsm.state[p] == PG_RW && dsm.twin[p],
+               "page %lu: state %d, protection %d, twin %p", (unsigned long)p, dsm.state[p], fake_prot[p],
+               dsm.twin[p]);
+        EXPECT(!dsm_flag(p, PF_HOT | PF_BUSY), "page %lu: flags %#x", (unsigned long)p, dsm.flags[p]);
+    }
 }
 
 int main(void)
 {
+    cooling_a_list_cools_its_hot_pages();
     published_page_is_read_only();
     home_page_published_without_twin();
     written_pages_claimed_and_protected();
