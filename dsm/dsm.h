@@ -371,12 +371,13 @@ void dsm_set_stack_floor(const void *floor);
  * flush: publish this node's writes, make every node queue their notices,
  * drop the copies other nodes' notices name.  dsm_release_push() is a
  * release whose pages are pushed to every node (waiting for them to be
- * queued, or not); dsm_notice_apply() is the acquire of the queued notices;
+ * queued, or not); dsm_notice_apply() is the acquire of the queued notices
+ * (and of the pages a lock's grant names, if any: `granted`, k of them);
  * dsm_notice_prune() drops those a barrier made stale (after it). */
 void dsm_flush(void);
 size_t dsm_release_push(bool wait);     /* returns the number of pages published */
 void dsm_notice_push(const uint64_t *pages, size_t n, bool wait);
-size_t dsm_notice_apply(void);       /* returns the number of notices applied */
+size_t dsm_notice_apply(const uint64_t *granted, size_t k);  /* returns the number of notices applied */
 void dsm_notice_prune(void);
 void dsm_notice_register(void);
 /* News: something another node did changed this node's memory or inbox,
@@ -403,11 +404,15 @@ bool dsm_news_wait(uint32_t seen, unsigned timeout_us);
  * copies), as dsm_invalidate() does (page_state.h); a page this node also wrote since its last release is published first
  * (and its notice pushed), so that none of its writes is lost. */
 void dsm_drop_copies(const uint64_t *pages, size_t n);
-/* At a barrier's acquire, before dsm_invalidate(): the hot copies and the
- * read-only copies read again and again among the announced pages
- * (writers: as dsm_invalidate's) are refreshed from their homes and keep
- * their state (refresh.c); the others are kept, in order, in pages and
- * writers.  Returns how many those are. */
+/* The same for the pages a lock's grant names, except that the copies
+ * dsm_refresh_copies() refreshes are kept.  The pages must be distinct;
+ * they are reordered. */
+void dsm_acquire_copies(uint64_t *pages, size_t n);
+/* At a barrier's acquire or a lock's grant, before dsm_invalidate(): the hot
+ * copies and the read-only copies read again and again among the announced
+ * pages (writers: as dsm_invalidate's, or NULL) are refreshed from their
+ * homes and keep their state (refresh.c); the others are kept, in order,
+ * in pages and writers.  Returns how many those are. */
 size_t dsm_refresh_copies(uint64_t *pages, int32_t *writers, size_t n);
 /* At start-up. */
 void dsm_refresh_init(void);

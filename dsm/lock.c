@@ -280,8 +280,7 @@ static bool acquire(uint32_t space, uint64_t key, bool try_only)
     net_wait(&gw.w);
     if (gw.refused)
         return false;
-    dsm_drop_copies(gw.pages, gw.n);     /* our writes to them published first */
-    dsm_notice_apply();
+    dsm_notice_apply(gw.pages, gw.n);   /* with the notices queued */
     dsm_drop_suspects();
     free(gw.pages);
     remember(space, key);

@@ -180,30 +180,68 @@ size_t dsm_release_push(bool wait)
     return n;
 }
 
-size_t dsm_notice_apply(void)
+/* Appends the pages the inbox names to l and empties it; returns how
+ * many notices it held (one per page). */
+static size_t take_inbox(struct dsm_plist *l)
 {
-    net_poll();
-    dsm_lock(&dsm.acquire_mu);
     dsm_lock(&inbox.mu);
-    if (inbox.n == 0) {
-        dsm_unlock(&inbox.mu);
-        dsm_unlock(&dsm.acquire_mu);
-        return 0;
-    }
     struct entry *v = inbox.v;
-    size_t n = squeeze(v, inbox.n, dsm.epoch);
+    size_t n = inbox.n ? squeeze(v, inbox.n, dsm.epoch) : 0;
     inbox.v = NULL;
     inbox.n = inbox.cap = 0;
     dsm_unlock(&inbox.mu);
-
-    uint64_t *pages = xcalloc(n, sizeof *pages);
     for (size_t i = 0; i < n; i++)
-        pages[i] = v[i].page;
+        dsm_plist_add(l, v[i].page);
     free(v);
-    dsm_drop_copies(pages, n);
+    return n;
+}
+
+static void sort_unique(struct dsm_plist *l)
+{
+    dsm_plist_sort(l);
+    size_t m = 0;
+    for (size_t i = 0; i < l->n; i++)
+        if (!m || l->pages[m - 1] != l->pages[i])
+            l->pages[m++] = l->pages[i];
+    l->n = m;
+}
+
+/* A lock's grant names what its earlier holders wrote, whose diffs were
+ * at their homes before the lock was let go: those copies are refreshed
+ * (dsm_acquire_copies).  The notices queued are dropped, as the holder's
+ * pushed again (if not refreshed): another node may be writing their pages
+ * now, and a copy refreshed meanwhile would keep its half-applied diff
+ * past a flag that the node then reads (a flush's notices reach the
+ * readers before the writer sets the flag, but a flag fetched after this
+ * acquire is read without one).  Notices that arrive during the acquire
+ * are applied too. */
+size_t dsm_notice_apply(const uint64_t *granted, size_t k)
+{
+    net_poll();
+    dsm_lock(&dsm.acquire_mu);
+    struct dsm_plist g = { 0 }, l = { 0 };
+    for (size_t i = 0; i < k; i++)
+        dsm_plist_add(&g, granted[i]);
+    sort_unique(&g);
+    size_t n = take_inbox(&l);
+    sort_unique(&l);
+    size_t m = 0;
+    for (size_t i = 0; i < l.n; i++)
+        if (!dsm_plist_has(&g, l.pages[i]))
+            l.pages[m++] = l.pages[i];
+    l.n = m;
+    dsm_acquire_copies(g.pages, g.n);
+    dsm_drop_copies(l.pages, l.n);
+    if (g.n + l.n) {
+        l.n = 0;
+        n += take_inbox(&l);
+        sort_unique(&l);
+        dsm_drop_copies(l.pages, l.n);
+    }
     dsm_unlock(&dsm.acquire_mu);
+    dsm_plist_free(&g);
+    dsm_plist_free(&l);
     STAT_ADD(notices_applied, n);
-    free(pages);
     return n;
 }
 
@@ -325,11 +363,11 @@ void dsm_flush(void)
     dsm_flush_output();
     uint32_t seen = atomic_load(&news->gen);
     size_t published = dsm_release_push(true);
-    size_t dropped = dsm_notice_apply();
+    size_t dropped = dsm_notice_apply(NULL, 0);
     dsm_drop_suspects();
     bool idle = !published && !dropped;
     if (idle && spin.last_idle && t0 - spin.last_end < SPIN_GAP_NS && wait_for_news(seen)) {
-        dsm_notice_apply();
+        dsm_notice_apply(NULL, 0);
         dsm_drop_suspects();
         idle = false;
     }

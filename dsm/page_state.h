@@ -162,10 +162,10 @@ void dsm_ps_unwatch_shared(struct dsm_plist *found);
  * left alone because another thread of the node wrote them since the
  * caller's flush (only with several threads per node). */
 size_t dsm_invalidate(const uint64_t *pages, const int32_t *writers, size_t n);
-/* At a barrier's acquire, one application thread per node (refresh.c),
- * under the stripe lock: whether pages[i], announced with writer
- * ((const int32_t *)writers)[i], is a copy that could be refreshed rather
- * than dropped: a hot one, or a read-only one. */
+/* At a barrier's acquire or a lock's grant, one application thread per node
+ * (refresh.c), under the stripe lock: whether pages[i], announced with
+ * writer ((const int32_t *)writers)[i] (NULL: not known), is a copy that
+ * could be refreshed rather than dropped: a hot one, or a read-only one. */
 bool dsm_ps_refreshable(size_t i, uint64_t page, const void *writers);
 /* A claimed copy whose home's bytes are in it now: a hot page's twin takes
  * them too; it keeps its state, registered at its home. */

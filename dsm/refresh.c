@@ -1,5 +1,5 @@
 /*
- * refresh.c: copies refreshed at a barrier's acquire instead of dropped.
+ * refresh.c: copies refreshed at an acquire instead of dropped.
  *
  * The page that a loop's block boundary splits (the middle page of a
  * vector a `parallel for` writes, at 2 nodes) is written by two nodes in
@@ -35,10 +35,17 @@
  * later (a level of a multigrid cycle, whose pages other loops write in
  * between) is not refreshed at all, which would cost more than its fault.
  *
- * Only at a barrier, with one application thread per node: every thread
+ * Only with one application thread per node.  At a barrier every thread
  * of the node is then in the barrier, so none writes the page while its
  * bytes arrive, and the twin, refreshed by the release just before, equals
- * the contents: no write of this node is lost.
+ * the contents: no write of this node is lost.  A lock's grant refreshes
+ * the pages its earlier holders wrote the same way (dsm_acquire_copies,
+ * invalidate.c), for the same reasons: the node's only thread is the one
+ * acquiring, and it published its writes to those pages first; their
+ * diffs were at the homes before the lock was let go (notice.c says why
+ * the other notices queued are dropped).  A critical section that every node enters in
+ * turn (an array reduction, which GCC merges under GOMP_atomic_start) so
+ * updates the copies the last holder wrote instead of faulting them in.
  */
 #include "dsm.h"
 #include "page_state.h"
@@ -140,8 +147,9 @@ size_t dsm_refresh_copies(uint64_t *pages, int32_t *writers, size_t n)
                 j++;
                 continue;
             }
-            pages[kept] = pages[i];
-            writers[kept++] = writers[i];
+            if (writers)
+                writers[kept] = writers[i];
+            pages[kept++] = pages[i];
         }
         n = kept;
     }

@@ -394,7 +394,7 @@ static void on_done(int src, void *body, size_t len)
 /* Runs a task another node created; arrived: this node waits in a barrier. */
 static void run_stolen(const struct give *g, int creator, bool arrived)
 {
-    dsm_notice_apply();
+    dsm_notice_apply(NULL, 0);
     dsm_drop_suspects();
     run_as_task(g->fn, g->data, NULL, false);
     dsm_flush_output();
@@ -505,7 +505,7 @@ static void wait_for(_Atomic long *count, bool (*match)(const struct task *, con
         us = us < WAIT_MAX_US ? 2 * us : WAIT_MAX_US;
     }
     reap();
-    dsm_notice_apply();
+    dsm_notice_apply(NULL, 0);
     dsm_drop_suspects();
 }
 

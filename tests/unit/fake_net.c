@@ -78,14 +78,10 @@ void net_wait(struct net_wait *w)
     EXPECT(atomic_load(&w->pending) == 0, "a wait for a reply that never comes");
 }
 
-void dsm_drop_copies(const uint64_t *pages, size_t n)
+size_t dsm_notice_apply(const uint64_t *granted, size_t k)
 {
-    fake_ndropped = n < 64 ? n : 64;
-    memcpy(fake_dropped, pages, fake_ndropped * sizeof *pages);
-}
-
-size_t dsm_notice_apply(void)
-{
+    fake_ndropped = k < 64 ? k : 64;
+    memcpy(fake_dropped, granted, fake_ndropped * sizeof *granted);
     return 0;
 }
 

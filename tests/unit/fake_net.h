@@ -31,7 +31,8 @@ extern size_t fake_nout;
 void fake_net_init(void);
 /* Runs the handler of op as if node src had sent body. */
 void fake_deliver(int src, uint8_t op, const void *body, size_t len);
-/* Pages that dsm_drop_copies() was last given at this node. */
+/* Pages of a lock's grant that dsm_notice_apply() was last given at this
+ * node (the acquire drops or refreshes them with the notices queued). */
 extern uint64_t fake_dropped[64];
 extern size_t fake_ndropped;
 
