@@ -219,6 +219,7 @@ void dsm_twin_free(void *twin);
 void dsm_plist_take(struct dsm_plist *from, struct dsm_plist *to);
 bool dsm_plist_empty(const struct dsm_plist *l);     /* a hint: no mutex needed */
 void dsm_plist_sort(struct dsm_plist *l);
+void dsm_plist_sort_unique(struct dsm_plist *l);     /* sorted, each page once */
 bool dsm_plist_has(const struct dsm_plist *sorted, uint64_t page);
 void dsm_plist_free(struct dsm_plist *l);
 

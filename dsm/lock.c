@@ -261,12 +261,7 @@ static void forget(uint32_t space, uint64_t key, struct dsm_plist *out)
     if (!dsm.locks_held)
         dsm.lock_log.n = 0;
     dsm_unlock(&dsm.lists_mu);
-    dsm_plist_sort(out);
-    size_t n = 0;
-    for (size_t k = 0; k < out->n; k++)
-        if (!n || out->pages[n - 1] != out->pages[k])
-            out->pages[n++] = out->pages[k];
-    out->n = n;
+    dsm_plist_sort_unique(out);
 }
 
 static bool acquire(uint32_t space, uint64_t key, bool try_only)

@@ -196,16 +196,6 @@ static size_t take_inbox(struct dsm_plist *l)
     return n;
 }
 
-static void sort_unique(struct dsm_plist *l)
-{
-    dsm_plist_sort(l);
-    size_t m = 0;
-    for (size_t i = 0; i < l->n; i++)
-        if (!m || l->pages[m - 1] != l->pages[i])
-            l->pages[m++] = l->pages[i];
-    l->n = m;
-}
-
 /* A lock's grant names what its earlier holders wrote, whose diffs were
  * at their homes before the lock was let go: those copies are refreshed
  * (dsm_acquire_copies).  The notices queued are dropped, as the holder's
@@ -222,9 +212,9 @@ size_t dsm_notice_apply(const uint64_t *granted, size_t k)
     struct dsm_plist g = { 0 }, l = { 0 };
     for (size_t i = 0; i < k; i++)
         dsm_plist_add(&g, granted[i]);
-    sort_unique(&g);
+    dsm_plist_sort_unique(&g);
     size_t n = take_inbox(&l);
-    sort_unique(&l);
+    dsm_plist_sort_unique(&l);
     size_t m = 0;
     for (size_t i = 0; i < l.n; i++)
         if (!dsm_plist_has(&g, l.pages[i]))
@@ -235,7 +225,7 @@ size_t dsm_notice_apply(const uint64_t *granted, size_t k)
     if (g.n + l.n) {
         l.n = 0;
         n += take_inbox(&l);
-        sort_unique(&l);
+        dsm_plist_sort_unique(&l);
         dsm_drop_copies(l.pages, l.n);
     }
     dsm_unlock(&dsm.acquire_mu);

@@ -107,6 +107,16 @@ void dsm_plist_sort(struct dsm_plist *l)
         qsort(l->pages, l->n, sizeof *l->pages, cmp_u64);
 }
 
+void dsm_plist_sort_unique(struct dsm_plist *l)
+{
+    dsm_plist_sort(l);
+    size_t m = 0;
+    for (size_t i = 0; i < l->n; i++)
+        if (!m || l->pages[m - 1] != l->pages[i])
+            l->pages[m++] = l->pages[i];
+    l->n = m;
+}
+
 bool dsm_plist_has(const struct dsm_plist *sorted, uint64_t page)
 {
     return sorted->n && bsearch(&page, sorted->pages, sorted->n, sizeof page, cmp_u64);
