@@ -87,6 +87,7 @@ static struct {
     pthread_mutex_t mu;
     struct task *head, *tail;     /* queued, oldest first */
     size_t queued, unpublished;
+    uint64_t ever_queued;         /* tasks queued so far, numbering them */
     bool hungry;                  /* a thief found only unpublished tasks */
     _Atomic long outstanding;     /* created here, not complete */
     struct task *_Atomic done;    /* completed elsewhere, to free */
@@ -188,6 +189,7 @@ static void enqueue_locked(struct task *t)
         tq.head = t;
     tq.tail = t;
     tq.queued++;
+    t->queued_as = tq.ever_queued++;
     tq.unpublished += t->movable;
     if (omp_rt.local > 1) {         /* the node's other threads may be waiting */
         omp_pool_ring();
@@ -310,15 +312,24 @@ static void send_hints(void)
     tq.hinted = dsm.epoch + 1;
 }
 
-/* Makes the queued tasks stealable: every node has queued the notices of
- * what this node wrote before it created them. */
+/* Makes the tasks queued so far stealable: every node has queued the
+ * notices of what this node wrote before it queued them.  Not those queued
+ * during the release: with several threads per node, one may publish
+ * while another creates tasks, and the data of a task queued meanwhile
+ * may have been written after the release took the pages it publishes. */
 static void publish(void)
 {
+    dsm_lock(&tq.mu);
+    uint64_t before = tq.ever_queued;
+    dsm_unlock(&tq.mu);
     dsm_release_push(true);
     dsm_lock(&tq.mu);
-    for (struct task *t = tq.head; t; t = t->next)
-        t->published = t->movable;
-    tq.unpublished = 0;
+    for (struct task *t = tq.head; t; t = t->next) {
+        if (t->queued_as < before && t->movable && !t->published) {
+            t->published = true;
+            tq.unpublished--;
+        }
+    }
     tq.hungry = false;
     dsm_unlock(&tq.mu);
     send_hints();

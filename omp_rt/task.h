@@ -35,6 +35,7 @@ struct task {
     struct ctx *parent;
     struct group *group;
     bool movable, published;
+    uint64_t queued_as;           /* the queue's count of tasks queued before it */
     /* depend.c, under the queue's lock */
     _Atomic long npred;           /* earlier siblings it waits for */
     struct task **succ;           /* siblings that wait for it */
