@@ -28,11 +28,13 @@
  * release whose notices every node has queued, notice.c) only when a node
  * asked for one and found none published; the thief applies its notices
  * before it runs the task; when the task is done the thief publishes its
- * writes the same way before it tells the creator (OP_TASK_DONE), and a
- * taskwait that ends applies the notices it got.  A node that runs a task
- * while it waits in a barrier has already sent its arrival: it also hands
- * the pages the task wrote to the barrier (dsm_barrier_update), which
- * cannot complete before the task's creator, still busy, arrives.
+ * writes the same way before it tells the creator (OP_TASK_DONE).  The
+ * creator applies the notices it got when it next waits for the task
+ * (taskwait, the end of a taskgroup), even if it finds the task complete
+ * by then, and before it runs a sibling that depended on it.  A node that
+ * runs a task while it waits in a barrier has already sent its arrival: it
+ * also hands the pages the task wrote to the barrier (dsm_barrier_update),
+ * which cannot complete before the task's creator, still busy, arrives.
  *
  * Completion.  A task counts as complete when it and the tasks it created
  * are (a task waits for its children at its end).  This is stronger than
@@ -197,26 +199,37 @@ static void enqueue_locked(struct task *t)
     }
 }
 
-/* Queues the siblings that waited only for t (queue lock held). */
-static void release_successors(struct task *t)
+/* Queues the siblings that waited only for t (queue lock held); remote:
+ * t ran on another node. */
+static void release_successors(struct task *t, bool remote)
 {
     size_t n;
     struct task **ready = omp_dep_done(t, &n);
-    for (size_t i = 0; i < n; i++)
-        enqueue_locked(ready[i]);
+    for (size_t i = 0; i < n; i++) {
+        ready[i]->after_elsewhere = remote;
+        if (!ready[i]->inline_deps)
+            enqueue_locked(ready[i]);
+    }
     free(ready);
 }
 
 /* Counts t complete.  The counts are decremented last: a thread that sees
- * one reach 0 may free what it counts (and, after reap, t). */
+ * one reach 0 may free what it counts (and, after reap, t).  A task done
+ * on another node marks its parent and taskgroup: whoever waits for them
+ * next must see what it wrote, even if it finds them done already. */
 static void complete(struct task *t, bool remote)
 {
     struct ctx *parent = t->parent;
     struct group *group = t->group;
+    if (remote) {
+        atomic_store(&parent->elsewhere, true);
+        if (group)
+            atomic_store(&group->elsewhere, true);
+    }
     if (t->kept || remote) {
         dsm_lock(&tq.mu);
         if (t->kept)
-            release_successors(t);
+            release_successors(t, remote);
         if (remote) {
             t->next = atomic_load(&tq.done);
             while (!atomic_compare_exchange_weak(&tq.done, &t->next, t))
@@ -239,15 +252,21 @@ static void free_task(struct task *t)
         free(t);
 }
 
-/* Frees the tasks others completed for us. */
+/* Frees the tasks others completed for us.  One thread at a time: a
+ * thread whose reap finds the list empty may go on to free the records a
+ * dependence table keeps (omp_dep_clear), which another thread's reap may
+ * still be reading. */
 static void reap(void)
 {
+    static pthread_mutex_t reap_mu = PTHREAD_MUTEX_INITIALIZER;
+    dsm_lock(&reap_mu);
     struct task *t = atomic_exchange(&tq.done, NULL);
     while (t) {
         struct task *next = t->next;
         free_task(t);
         t = next;
     }
+    dsm_unlock(&reap_mu);
 }
 
 /* Unlinks and returns the oldest queued task that match() accepts. */
@@ -294,8 +313,18 @@ static bool stealable(const struct task *t, const void *arg)
     return t->movable && t->published;
 }
 
+/* This node sees what tasks run elsewhere wrote: their notices reached it
+ * before their OP_TASK_DONE did. */
+static void see_elsewhere(void)
+{
+    dsm_notice_apply(NULL, 0);
+    dsm_drop_suspects();
+}
+
 static void run_local(struct task *t)
 {
+    if (t->after_elsewhere)
+        see_elsewhere();
     run_as_task(t->fn, t->data, t->group, false);
     complete(t, false);
     free_task(t);
@@ -491,7 +520,7 @@ void omp_task_register(void)
 /* ---- waiting ------------------------------------------------------------ */
 
 /* Until *count is 0: runs queued tasks that match, lets others take ours,
- * helps others when steal says so; then sees what the tasks wrote. */
+ * helps others when steal says so. */
 static void wait_for(_Atomic long *count, bool (*match)(const struct task *, const void *), const void *arg,
                      bool steal)
 {
@@ -516,14 +545,17 @@ static void wait_for(_Atomic long *count, bool (*match)(const struct task *, con
         us = us < WAIT_MAX_US ? 2 * us : WAIT_MAX_US;
     }
     reap();
-    dsm_notice_apply(NULL, 0);
-    dsm_drop_suspects();
 }
 
+/* Children, or a taskgroup's tasks, may all be done before their waiter
+ * comes: it sees what those that ran elsewhere wrote all the same. */
 static void wait_children(struct ctx *c)
 {
     if (atomic_load(&c->children))
         wait_for(&c->children, child_of, c, false);
+    if (atomic_exchange(&c->elsewhere, false))
+        see_elsewhere();
+    reap();                 /* before the table frees the records it keeps */
     omp_dep_clear(c);
 }
 
@@ -542,8 +574,10 @@ bool omp_task_help(void)
 
 void omp_task_drain(void)
 {
-    if (atomic_load(&tq.outstanding))
+    if (atomic_load(&tq.outstanding)) {
         wait_for(&tq.outstanding, any, NULL, true);
+        see_elsewhere();
+    }
     reap();
     omp_dep_clear(&implicit_ctx);
 }
@@ -595,11 +629,17 @@ static void defer(struct task *t, void **depend)
 static void run_now_after_deps(void (*fn)(void *), void *buf, void **depend, bool final)
 {
     struct task *t = new_task(fn, NULL, 0);
+    t->inline_deps = true;
     dsm_lock(&tq.mu);
     omp_dep_add(t->parent, t, depend);
     dsm_unlock(&tq.mu);
     if (atomic_load(&t->npred))
         wait_for(&t->npred, child_of, current(), false);
+    dsm_lock(&tq.mu);       /* release_successors has let it go */
+    bool elsewhere = t->after_elsewhere;
+    dsm_unlock(&tq.mu);
+    if (elsewhere)
+        see_elsewhere();
     run_as_task(fn, buf, t->group, final);
     complete(t, false);
     free_task(t);
@@ -660,6 +700,8 @@ void GOMP_taskgroup_end(void)
         dsm_fatal("internal: taskgroup end without a start");
     if (atomic_load(&g->count))
         wait_for(&g->count, in_group, g, false);
+    if (atomic_exchange(&g->elsewhere, false))
+        see_elsewhere();
     current()->group = g->outer;
     free(g);
 }

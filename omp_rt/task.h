@@ -17,12 +17,14 @@ struct dep_table;
 
 struct group {
     _Atomic long count;           /* its tasks not complete */
+    _Atomic bool elsewhere;       /* one of its tasks completed on another node */
     struct group *outer;
 };
 
 /* A running task, or a thread's implicit task. */
 struct ctx {
     _Atomic long children;        /* its child tasks not complete */
+    _Atomic bool elsewhere;       /* a child completed on another node since the last taskwait */
     struct group *group;          /* the innermost taskgroup it is in */
     struct dep_table *deps;       /* its children's depend clauses (depend.c) */
 };
@@ -35,6 +37,8 @@ struct task {
     struct ctx *parent;
     struct group *group;
     bool movable, published;
+    bool after_elsewhere;         /* released by a predecessor run on another node */
+    bool inline_deps;             /* run by its creator once its predecessors are done */
     uint64_t queued_as;           /* the queue's count of tasks queued before it */
     /* depend.c, under the queue's lock */
     _Atomic long npred;           /* earlier siblings it waits for */
