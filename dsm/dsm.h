@@ -350,6 +350,10 @@ void dsm_drop_suspects(void);
  * held writable while nobody shared them that a node has registered for
  * since this node's release, without announcing them (flush.c). */
 void dsm_quiet_catch(void);
+/* flush.c: before this node runs another node's task while it waits in a
+ * barrier: the home pages its release there unshared count as shared
+ * again, so that its next release announces them. */
+void dsm_share_unshared(void);
 
 static inline bool dsm_pinned(uint64_t page)
 {

@@ -623,6 +623,29 @@ void dsm_release(struct dsm_plist *written, bool barrier)
     dsm_unlock(&release_mu);
 }
 
+/* The pages a barrier's release unshared assume that nobody reads them
+ * until the barrier ends, and that this node writes them no more in its
+ * interval (dsm_ps_home_unshare).  A task of another node that this node
+ * runs while it waits in the barrier (task.c) breaks both: the task's
+ * creator, still running, may hold such a page, fetched before, and read
+ * what the task writes there once the task is done, while a page nobody
+ * shares is written with no fault and no notice.  So the pages count as
+ * shared again, as if a node had registered for them: the task's release
+ * catches them (catch_new_sharers), announces them and write-protects
+ * them. */
+void dsm_share_unshared(void)
+{
+    dsm_lock(&release_mu);
+    for (size_t i = 0; i < unshared.n; i++) {
+        uint64_t p = unshared.pages[i];
+        __atomic_fetch_or(&dsm.sharers[1 + p / 64], 1ULL << (p % 64), __ATOMIC_SEQ_CST);
+    }
+    if (unshared.n)
+        __atomic_fetch_add(&dsm.sharers[0], 1, __ATOMIC_SEQ_CST);
+    dsm_plist_free(&unshared);
+    dsm_unlock(&release_mu);
+}
+
 /* A page found at the end of a barrier that this node will likely write
  * again (its release unshared it, or it wrote the page again and again):
  * it stays writable, hot, with a snapshot of what it holds now, instead of

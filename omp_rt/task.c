@@ -436,6 +436,8 @@ static void run_stolen(const struct give *g, int creator, bool arrived)
 {
     dsm_notice_apply(NULL, 0);
     dsm_drop_suspects();
+    if (arrived)
+        dsm_share_unshared();
     run_as_task(g->fn, g->data, NULL, false);
     dsm_flush_output();
     dsm_release_push(true);
