@@ -94,7 +94,7 @@ static struct {
     _Atomic long outstanding;     /* created here, not complete */
     struct task *_Atomic done;    /* completed elsewhere, to free */
     uint64_t hinted;              /* epoch + 1 of our last hint */
-    uint64_t *hint;               /* per node: epoch + 1 of its last hint */
+    uint64_t *hint;               /* per node: its last hint (on_hint) */
     int victim;                   /* where the next steal starts */
 } tq = { .mu = PTHREAD_MUTEX_INITIALIZER };
 
@@ -370,11 +370,17 @@ static void publish_if_asked(void)
         publish();
 }
 
+/* A node's last hint: how many it sent, above the low 32 bits of its
+ * epoch + 1 (0 once forgotten).  The count tells a hint that came while a
+ * thief asked from the one it asked under, even in the same interval. */
+#define HINT_EPOCH 0xffffffffULL
+
 static void on_hint(int src, void *body, size_t len)
 {
     (void)len;
     struct hint *h = body;
-    __atomic_store_n(&tq.hint[src], h->epoch + 1, __ATOMIC_RELEASE);
+    uint64_t sent = (__atomic_load_n(&tq.hint[src], __ATOMIC_ACQUIRE) >> 32) + 1;
+    __atomic_store_n(&tq.hint[src], sent << 32 | ((h->epoch + 1) & HINT_EPOCH), __ATOMIC_RELEASE);
     dsm_notice_news();
     omp_pool_ring();        /* threads asleep in the node barrier may take them */
 }
@@ -449,12 +455,16 @@ static void run_stolen(const struct give *g, int creator, bool arrived)
 
 static bool hinted(int n)
 {
-    return __atomic_load_n(&tq.hint[n], __ATOMIC_ACQUIRE) == dsm.epoch + 1;
+    return (__atomic_load_n(&tq.hint[n], __ATOMIC_ACQUIRE) & HINT_EPOCH) == ((dsm.epoch + 1) & HINT_EPOCH);
 }
 
 /* Asks the nodes that announced tasks in interval `epoch` (this node's)
  * for one, in turn, and runs the first it gets; false if none had one to
- * give.  Several threads of the node may steal at once. */
+ * give.  Several threads of the node may steal at once.  A node that has
+ * nothing (no task queued, none running) is not asked again until it
+ * hints again; but its answer may be older than its latest hint (it
+ * answered a request of the interval before, then made tasks and hinted),
+ * and that hint is kept. */
 static bool steal_one(uint64_t epoch, bool arrived)
 {
     int from = __atomic_load_n(&tq.victim, __ATOMIC_RELAXED);
@@ -462,6 +472,7 @@ static bool steal_one(uint64_t epoch, bool arrived)
         int v = (from + i) % omp_rt.nodes;
         if (v == omp_rt.node || !hinted(v))
             continue;
+        uint64_t hint = __atomic_load_n(&tq.hint[v], __ATOMIC_ACQUIRE);
         struct give_wait gw;
         net_wait_init(&gw.w, 1);
         struct steal_req r = { .cookie = (uint64_t)(uintptr_t)&gw, .epoch = epoch };
@@ -473,7 +484,8 @@ static bool steal_one(uint64_t epoch, bool arrived)
             return true;
         }
         if (!gw.g.status)
-            __atomic_store_n(&tq.hint[v], 0, __ATOMIC_RELEASE);
+            __atomic_compare_exchange_n(&tq.hint[v], &hint, hint & ~HINT_EPOCH, false, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE);
     }
     return false;
 }
