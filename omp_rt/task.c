@@ -313,9 +313,10 @@ static bool stealable(const struct task *t, const void *arg)
     return t->movable && t->published;
 }
 
-/* This node sees what tasks run elsewhere wrote: their notices reached it
- * before their OP_TASK_DONE did. */
-static void see_elsewhere(void)
+/* This node sees what the notices it got announce: a thief what the
+ * task's creator wrote before publishing it, a creator what its tasks run
+ * elsewhere wrote (their notices reached it before their OP_TASK_DONE). */
+static void see_notices(void)
 {
     dsm_notice_apply(NULL, 0);
     dsm_drop_suspects();
@@ -324,7 +325,7 @@ static void see_elsewhere(void)
 static void run_local(struct task *t)
 {
     if (t->after_elsewhere)
-        see_elsewhere();
+        see_notices();
     run_as_task(t->fn, t->data, t->group, false);
     complete(t, false);
     free_task(t);
@@ -440,8 +441,7 @@ static void on_done(int src, void *body, size_t len)
 /* Runs a task another node created; arrived: this node waits in a barrier. */
 static void run_stolen(const struct give *g, int creator, bool arrived)
 {
-    dsm_notice_apply(NULL, 0);
-    dsm_drop_suspects();
+    see_notices();
     if (arrived)
         dsm_share_unshared();
     run_as_task(g->fn, g->data, NULL, false);
@@ -568,7 +568,7 @@ static void wait_children(struct ctx *c)
     if (atomic_load(&c->children))
         wait_for(&c->children, child_of, c, false);
     if (atomic_exchange(&c->elsewhere, false))
-        see_elsewhere();
+        see_notices();
     reap();                 /* before the table frees the records it keeps */
     omp_dep_clear(c);
 }
@@ -590,7 +590,7 @@ void omp_task_drain(void)
 {
     if (atomic_load(&tq.outstanding)) {
         wait_for(&tq.outstanding, any, NULL, true);
-        see_elsewhere();
+        see_notices();
     }
     reap();
     omp_dep_clear(&implicit_ctx);
@@ -653,7 +653,7 @@ static void run_now_after_deps(void (*fn)(void *), void *buf, void **depend, boo
     bool elsewhere = t->after_elsewhere;
     dsm_unlock(&tq.mu);
     if (elsewhere)
-        see_elsewhere();
+        see_notices();
     run_as_task(fn, buf, t->group, final);
     complete(t, false);
     free_task(t);
@@ -715,7 +715,7 @@ void GOMP_taskgroup_end(void)
     if (atomic_load(&g->count))
         wait_for(&g->count, in_group, g, false);
     if (atomic_exchange(&g->elsewhere, false))
-        see_elsewhere();
+        see_notices();
     current()->group = g->outer;
     free(g);
 }
