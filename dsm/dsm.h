@@ -154,6 +154,16 @@ static inline void dsm_lock(pthread_mutex_t *m)
     dsm_mutexes_held++;
 #endif
 }
+/* Takes the mutex only if it is free; says whether it did. */
+static inline bool dsm_trylock(pthread_mutex_t *m)
+{
+    if (pthread_mutex_trylock(m))
+        return false;
+#ifdef OMPDSM_CHECKING
+    dsm_mutexes_held++;
+#endif
+    return true;
+}
 static inline void dsm_unlock(pthread_mutex_t *m)
 {
 #ifdef OMPDSM_CHECKING
@@ -381,6 +391,11 @@ void dsm_set_stack_floor(const void *floor);
  * dsm_notice_prune() drops those a barrier made stale (after it). */
 void dsm_flush(void);
 size_t dsm_release_push(bool wait);     /* returns the number of pages published */
+/* Holds off every release of this node, if none runs now (a message
+ * handler, which must not wait): says whether it did; then
+ * dsm_release_resume().  No release reads a hot page's twin meanwhile. */
+bool dsm_release_try_hold(void);
+void dsm_release_resume(void);
 void dsm_notice_push(const uint64_t *pages, size_t n, bool wait);
 size_t dsm_notice_apply(const uint64_t *granted, size_t k);  /* returns the number of notices applied */
 void dsm_notice_prune(void);

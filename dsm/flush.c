@@ -623,6 +623,16 @@ void dsm_release(struct dsm_plist *written, bool barrier)
     dsm_unlock(&release_mu);
 }
 
+bool dsm_release_try_hold(void)
+{
+    return dsm_trylock(&release_mu);
+}
+
+void dsm_release_resume(void)
+{
+    dsm_unlock(&release_mu);
+}
+
 /* The pages a barrier's release unshared assume that nobody reads them
  * until the barrier ends, and that this node writes them no more in its
  * interval (dsm_ps_home_unshare).  A task of another node that this node

@@ -14,12 +14,19 @@
  * fetched again only when a notice says it changed.
  *
  *   flush     publish our writes (diffs acknowledged by the homes), push
- *             their notices and wait until every node has queued them, then
+ *             their notices and wait until every node has taken them, then
  *             drop the copies our own inbox names.  Because a flush returns
  *             only when every node holds its notices, any write a reader can
  *             see after that flush (a flag set next) reaches the reader after
  *             those notices: the reader's next flush drops the data's stale
  *             copy too.  Transitively, the same holds along chains of nodes.
+ *             A reader that sees the flag without a fetch or an acquire (it
+ *             is the flag's home, and the writer's diff lands in its copy)
+ *             and reads the data with no flush between, as programs that
+ *             forget the flush after the flag do, is served too: a notice's
+ *             clean copies (read-only, no write of the reader in them) are
+ *             dropped as it arrives, before it is acknowledged.  Copies the
+ *             reader wrote wait for its next acquire.
  *   lock release, and a release made inside an acquire
  *             push without waiting: the lock's grant orders its holders, the
  *             notices only make the writes visible to readers outside it.
@@ -42,6 +49,7 @@
  */
 #include "dsm.h"
 #include "host_seg.h"
+#include "page_state.h"
 #include "proto.h"
 #include "stats.h"
 #include "../net/net.h"
@@ -111,14 +119,21 @@ static void on_notice(int src, void *body, size_t len)
     if (len != sizeof *h + h->count * sizeof(uint64_t))
         dsm_fatal("malformed write notice from node %d", src);
     const uint64_t *pages = (const uint64_t *)(h + 1);
-    dsm_lock(&inbox.mu);
-    for (uint64_t i = 0; i < h->count; i++) {
+    for (uint64_t i = 0; i < h->count; i++)
         if (pages[i] >= dsm.npages)
             dsm_fatal("write notice from node %d for page %lu, beyond the region", src,
                       (unsigned long)pages[i]);
-        inbox_add(pages[i], h->epoch);
-    }
+    uint64_t *left = xcalloc(h->count + 1, sizeof *left);
+    bool hot = dsm_release_try_hold();
+    size_t n = dsm_drop_on_arrival(pages, h->count, h->epoch, hot, left);
+    if (hot)
+        dsm_release_resume();
+    STAT_ADD(notices_applied, h->count - n);
+    dsm_lock(&inbox.mu);
+    for (size_t i = 0; i < n; i++)
+        inbox_add(left[i], h->epoch);
     dsm_unlock(&inbox.mu);
+    free(left);
     dsm_notice_news();
     if (h->cookie)
         net_send_done(src, h->cookie);

@@ -65,6 +65,8 @@ const struct dsm_ps_rule dsm_ps_rules[] = {
     { DSM_EV_REFRESH,        RW,      BUSY | HOT | TWIN, 0,          PG_RW,       HOT | TWIN | SHARER, BUSY },
     { DSM_EV_REFRESH_READ,   RO,      BUSY,        HOT | TWIN,       PG_RO,       SHARER,      BUSY | HOT | TWIN },
     { DSM_EV_INVALIDATE,     RO | RW, BUSY,        TWIN | HOT,       PG_INVALID,  0,           BUSY | TWIN | HOT },
+    { DSM_EV_ARRIVAL_DROP,   RO | RW, BUSY,        0,                PG_INVALID,  0,           BUSY | TWIN | HOT },
+    { DSM_EV_HOT_REOPEN,     RW,      BUSY | HOT | TWIN, 0,          PG_RW,       HOT | TWIN,  BUSY },
     { DSM_EV_ADOPT,          INV | RO, BUSY,       TWIN | HOT,       PG_RW,       0,           BUSY | TWIN | HOT },
     { DSM_EV_SNAPSHOT,       RO | RW, 0,           BUSY | HOT,       DSM_PS_SAME, TWIN,        BUSY | HOT },
     { DSM_EV_PIN,            INV,     0,           BUSY | TWIN,      PG_RW,       0,           BUSY | TWIN },
@@ -99,6 +101,8 @@ static const char *const event_names[DSM_EV_COUNT] = {
     [DSM_EV_REFRESH] = "refresh",
     [DSM_EV_REFRESH_READ] = "refresh-read",
     [DSM_EV_INVALIDATE] = "invalidate",
+    [DSM_EV_ARRIVAL_DROP] = "arrival-drop",
+    [DSM_EV_HOT_REOPEN] = "hot-reopen",
     [DSM_EV_ADOPT] = "adopt",
     [DSM_EV_SNAPSHOT] = "snapshot",
     [DSM_EV_PIN] = "pin",
@@ -446,19 +450,36 @@ uint64_t *dsm_claim(const uint64_t *pages, size_t n, bool (*want)(size_t i, uint
     return claimed;
 }
 
-void dsm_settle_claimed(const uint64_t *sorted, size_t n, enum dsm_state st, enum dsm_event ev)
+/* Under the stripe lock, a claimed page already protected as st: takes
+ * state st (and, if cool, drops its twin and stops being hot); its
+ * waiters are woken. */
+static void settle_locked(uint64_t page, enum dsm_state st, enum dsm_event ev, bool cool)
+{
+    struct snap b = before(page);
+    dsm.state[page] = (uint8_t)st;
+    if (cool && dsm.twin[page])
+        drop_twin(page);
+    if (cool)
+        dsm_flag_clear(page, PF_HOT);
+    unbusy(page);
+    after(page, ev, b);
+}
+
+static void settle_list(const uint64_t *sorted, size_t n, enum dsm_state st, enum dsm_event ev, bool cool)
 {
     if (n)
         dsm_protect_list(sorted, n, st);
     for (size_t i = 0; i < n; i++) {
         struct dsm_stripe *s = dsm_stripe(sorted[i]);
         dsm_lock(&s->mu);
-        struct snap b = before(sorted[i]);
-        dsm.state[sorted[i]] = (uint8_t)st;
-        unbusy(sorted[i]);
-        after(sorted[i], ev, b);
+        settle_locked(sorted[i], st, ev, cool);
         dsm_unlock(&s->mu);
     }
+}
+
+void dsm_settle_claimed(const uint64_t *sorted, size_t n, enum dsm_state st, enum dsm_event ev)
+{
+    settle_list(sorted, n, st, ev, false);
 }
 
 static bool writable_cold(size_t i, uint64_t page, const void *arg)
@@ -657,20 +678,7 @@ void dsm_cool(const uint64_t *sorted, size_t n)
 {
     size_t k;
     uint64_t *todo = dsm_claim(sorted, n, still_hot, NULL, &k);
-    if (k)
-        dsm_protect_list(todo, k, PG_RO);
-    for (size_t i = 0; i < k; i++) {
-        uint64_t page = todo[i];
-        struct dsm_stripe *s = dsm_stripe(page);
-        dsm_lock(&s->mu);
-        struct snap b = before(page);
-        dsm.state[page] = PG_RO;
-        drop_twin(page);
-        dsm_flag_clear(page, PF_HOT);
-        unbusy(page);
-        after(page, DSM_EV_COOL, b);
-        dsm_unlock(&s->mu);
-    }
+    settle_list(todo, k, PG_RO, DSM_EV_COOL, true);
     free(todo);
 }
 
@@ -798,6 +806,81 @@ size_t dsm_invalidate(const uint64_t *pages, const int32_t *writers, size_t n)
     return a.unflushed;
 }
 
+/* ---- a notice's clean copies, dropped as it arrives ------------------------ */
+
+/* Held while a notice's copies are dropped on its arrival, and by a home
+ * migration from its fetch of the pages moving here to their adoption: a
+ * copy the fetch skipped (it was current) must still be there to adopt. */
+static pthread_mutex_t early_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* Under the stripe lock: a copy homed elsewhere, nothing under way on it,
+ * read-only with no twin, or (if hot) hot with its twin equal to it. */
+static bool clean_copy(uint64_t page, bool hot)
+{
+    uint16_t h = dsm.home[page];
+    if (!h || h == (uint16_t)(dsm.node + 1) || dsm_flag(page, PF_BUSY | PF_HRW))
+        return false;
+    if (dsm.state[page] == PG_RO)
+        return !dsm.twin[page] && !dsm_flag(page, PF_HOT);
+    return hot && dsm.state[page] == PG_RW && dsm_flag(page, PF_HOT) && dsm.twin[page] &&
+           !memcmp(dsm.twin[page], dsm_rt(page), dsm.page_size);
+}
+
+/* A claimed copy, protected now: dropped, unless it is a hot one that a
+ * thread wrote before the protection (it is writable again).  Returns
+ * whether it was dropped. */
+static bool arrival_drop(uint64_t page)
+{
+    struct dsm_stripe *s = dsm_stripe(page);
+    dsm_lock(&s->mu);
+    bool written = dsm.twin[page] && memcmp(dsm.twin[page], dsm_rt(page), dsm.page_size);
+    if (written)
+        dsm_protect(page, 1, PG_RW);
+    settle_locked(page, written ? PG_RW : PG_INVALID, written ? DSM_EV_HOT_REOPEN : DSM_EV_ARRIVAL_DROP, !written);
+    dsm_unlock(&s->mu);
+    return !written;
+}
+
+size_t dsm_drop_on_arrival(const uint64_t *pages, size_t n, uint64_t epoch, bool hot, uint64_t *left)
+{
+    struct dsm_plist drop = { 0 };
+    size_t m = 0;
+    bool now = dsm_trylock(&early_mu);
+    if (now && epoch < __atomic_load_n(&dsm.epoch, __ATOMIC_ACQUIRE)) {
+        dsm_unlock(&early_mu);
+        now = false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct dsm_stripe *s = dsm_stripe(pages[i]);
+        bool take = now && dsm_trylock(&s->mu);
+        if (take) {
+            take = clean_copy(pages[i], hot);
+            if (take)
+                dsm_ps_claim(pages[i]);
+            dsm_unlock(&s->mu);
+        }
+        if (take)
+            dsm_plist_add(&drop, pages[i]);
+        else
+            left[m++] = pages[i];
+    }
+    dsm_plist_sort(&drop);
+    if (drop.n)
+        dsm_protect_list(drop.pages, drop.n, PG_INVALID);
+    for (size_t i = 0; i < drop.n; i++)
+        if (!arrival_drop(drop.pages[i]))
+            left[m++] = drop.pages[i];
+    dsm_plist_free(&drop);
+    if (now)
+        dsm_unlock(&early_mu);
+    return m;
+}
+
+void dsm_rehome_begin(void)
+{
+    dsm_lock(&early_mu);
+}
+
 /* ---- start-up and home migration ---------------------------------------- */
 
 /* The pages [first, first + n) writable at once, by event ev. */
@@ -882,4 +965,5 @@ void dsm_rehome_end(struct dsm_rehoming *r)
     dsm_adopt(r->in.pages, r->in.n);
     dsm_plist_free(&r->in);
     dsm_plist_free(&r->out);
+    dsm_unlock(&early_mu);
 }

@@ -47,6 +47,8 @@ enum dsm_event {
     DSM_EV_REFRESH,         /* a hot page another node wrote too: the home's bytes, still hot */
     DSM_EV_REFRESH_READ,    /* a read-only copy read again and again: the home's bytes, still RO */
     DSM_EV_INVALIDATE,      /* a copy dropped at an acquire */
+    DSM_EV_ARRIVAL_DROP,    /* a clean copy dropped as a notice naming it arrives */
+    DSM_EV_HOT_REOPEN,      /* a hot copy claimed for that, found written meanwhile: writable again */
     DSM_EV_ADOPT,           /* the new home of a page nobody holds: writable */
     DSM_EV_SNAPSHOT,        /* a pinned page at its home: snapshot in its twin */
     DSM_EV_PIN,             /* a pinned page at its home, at start-up: writable */
@@ -170,6 +172,19 @@ bool dsm_ps_refreshable(size_t i, uint64_t page, const void *writers);
 /* A claimed copy whose home's bytes are in it now: a hot page's twin takes
  * them too; it keeps its state, registered at its home. */
 void dsm_ps_refreshed(uint64_t page);
+
+/* A write notice's pages, as it arrives (in its handler, before it is
+ * acknowledged): the clean copies among them are dropped at once, so that
+ * a flush returns only when its readers can no longer read them stale,
+ * even before their next acquire.  A clean copy is homed elsewhere with
+ * nothing under way on it, and read-only with no twin or, if `hot` (the
+ * caller holds off every release, which reads hot twins unlocked), hot
+ * with its twin equal to it: no write of this node since its last release
+ * (checked again once it is protected).  Never waits: a page whose stripe
+ * lock is taken, a notice older than this node's barrier epoch, or a
+ * migration under way leaves the pages to the inbox.  Writes to `left` the
+ * pages not dropped and returns how many. */
+size_t dsm_drop_on_arrival(const uint64_t *pages, size_t n, uint64_t epoch, bool hot, uint64_t *left);
 
 /* ---- start-up and home migration ---- */
 /* The pinned pages [first, first + n), at their home: writable. */

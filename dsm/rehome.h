@@ -14,11 +14,14 @@
 /* At the home: whether another node may hold a copy of the page. */
 bool dsm_shared(uint64_t page);
 
-/* A migration's moves, applied at every node: dsm_rehome() for each (the
- * new home has the data already), then dsm_rehome_end(). */
+/* A migration's moves, applied at every node: dsm_rehome_begin() before
+ * the new homes fetch their pages (no copy is dropped on a notice's
+ * arrival from then on), dsm_rehome() for each (the new home has the data
+ * already), then dsm_rehome_end(). */
 struct dsm_rehoming {
     struct dsm_plist in, out;
 };
+void dsm_rehome_begin(void);
 void dsm_rehome(struct dsm_rehoming *r, uint64_t page, int to);
 void dsm_rehome_end(struct dsm_rehoming *r);
 

@@ -199,6 +199,7 @@ static void fetch_moved_in(const struct mig_move *m, size_t n)
 
 static void apply_moves(const struct mig_move *m, size_t n)
 {
+    dsm_rehome_begin();
     fetch_moved_in(m, n);
     struct dsm_rehoming r = { 0 };
     for (size_t i = 0; i < n; i++) {

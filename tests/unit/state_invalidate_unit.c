@@ -2,7 +2,8 @@
  * An acquire drops the copies that other nodes wrote: they become INVALID
  * (and PROT_NONE), so that the next access fetches the home's copy.  The
  * home keeps its own copy, a node keeps a copy only it wrote, pages not
- * held stay as they are, and a hot page is dropped with its twin.
+ * held stay as they are, and a hot page is dropped with its twin.  A
+ * notice's clean copies are dropped as it arrives; the others wait.
  */
 #include "fake_pages.h"
 #include "unit.h"
@@ -35,9 +36,49 @@ static void hot_page_dropped_with_twin(void)
            "state %d, twin %p, flags %#x", dsm.state[p], dsm.twin[p], dsm.flags[p]);
 }
 
+/* As a notice arrives: a read-only copy is dropped, and a hot one whose
+ * twin equals it while no release runs; a page homed here, a copy written
+ * since the last release (hot or not) and every page of a notice older
+ * than the barrier epoch are left to the inbox, as they were. */
+static void arrival_drops_clean_copies(void)
+{
+    fake_pages_init(1, NULL);
+    uint64_t ro = 3, home = 4, hot = 6, hot_written = 9, written = 12, left[8];
+    uint64_t pages[] = { ro, home, hot, hot_written, written };
+    fake_remote_miss(ro, false);
+    fake_fault_locked(home, false, true);
+    fake_remote_miss(hot, true);
+    dsm_ps_keep_hot(hot);
+    fake_remote_miss(hot_written, true);
+    dsm_ps_keep_hot(hot_written);
+    dsm_rt(hot_written)[7] ^= 1;
+    fake_remote_miss(written, true);
+    dsm_rt(written)[7] ^= 1;
+
+    dsm.epoch = 5;
+    size_t n = dsm_drop_on_arrival(pages, 5, 4, true, left);
+    EXPECT(n == 5 && dsm.state[ro] == PG_RO && dsm.state[hot] == PG_RW, "an old notice dropped %zu", 5 - n);
+
+    n = dsm_drop_on_arrival(pages, 5, 5, false, left);
+    EXPECT(n == 4 && left[0] == home && left[1] == hot, "without hot pages: %zu left", n);
+    EXPECT(dsm.state[ro] == PG_INVALID && fake_prot[ro] == PG_INVALID, "the read-only copy kept");
+
+    n = dsm_drop_on_arrival(pages, 5, 6, true, left);
+    EXPECT(n == 4 && left[0] == ro && left[1] == home && left[2] == hot_written && left[3] == written, "%zu left", n);
+    EXPECT(dsm.state[hot] == PG_INVALID && fake_prot[hot] == PG_INVALID && !dsm.twin[hot] &&
+           !dsm_flag(hot, PF_HOT), "hot page: state %d, twin %p", dsm.state[hot], dsm.twin[hot]);
+    EXPECT(dsm.state[home] == PG_RW, "the home dropped its page");
+    EXPECT(dsm.state[hot_written] == PG_RW && dsm_flag(hot_written, PF_HOT) && fake_prot[hot_written] == PG_RW,
+           "a hot page written since its release was dropped");
+    EXPECT(dsm.state[written] == PG_RW && dsm.twin[written], "a written copy was dropped");
+    for (size_t i = 0; i < 5; i++)
+        EXPECT(!dsm_flag(pages[i], PF_BUSY), "page %lu still busy", (unsigned long)pages[i]);
+}
+
 int main(void)
 {
     drops_what_others_wrote();
     hot_page_dropped_with_twin();
+    arrival_drops_clean_copies();
     return unit_status();
 }
