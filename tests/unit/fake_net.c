@@ -15,8 +15,8 @@ struct dsm dsm;
 struct dsm_stats dsm_stats;
 struct fake_msg fake_outbox[64];
 size_t fake_nout;
-uint64_t fake_dropped[64];
-size_t fake_ndropped;
+uint64_t fake_granted[64];
+size_t fake_ngranted;
 static net_handler_t handlers[NET_MAX_OPS];
 
 
@@ -80,8 +80,8 @@ void net_wait(struct net_wait *w)
 
 size_t dsm_notice_apply(const uint64_t *granted, size_t k)
 {
-    fake_ndropped = k < 64 ? k : 64;
-    memcpy(fake_dropped, granted, fake_ndropped * sizeof *granted);
+    fake_ngranted = k < 64 ? k : 64;
+    memcpy(fake_granted, granted, fake_ngranted * sizeof *granted);
     return 0;
 }
 

@@ -33,7 +33,7 @@ void fake_net_init(void);
 void fake_deliver(int src, uint8_t op, const void *body, size_t len);
 /* Pages of a lock's grant that dsm_notice_apply() was last given at this
  * node (the acquire drops or refreshes them with the notices queued). */
-extern uint64_t fake_dropped[64];
-extern size_t fake_ndropped;
+extern uint64_t fake_granted[64];
+extern size_t fake_ngranted;
 
 #endif

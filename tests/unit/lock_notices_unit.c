@@ -125,8 +125,8 @@ static void acquirer_drops_and_releases(void)
     grant_to(1, p);
     release_from(1, id, 0, w, 2);
     dsm_lock_acquire(DSM_LOCK_PROGRAM, id);
-    EXPECT(fake_ndropped == 2 && fake_dropped[0] == 11 && fake_dropped[1] == 12, "dropped %zu pages",
-           fake_ndropped);
+    EXPECT(fake_ngranted == 2 && fake_granted[0] == 11 && fake_granted[1] == 12, "granted %zu pages",
+           fake_ngranted);
     uint64_t logged[] = { 20, 14, 20, 15 };
     for (int i = 0; i < 4; i++)
         dsm_plist_add(&dsm.lock_log, logged[i]);
