@@ -219,6 +219,19 @@ void dsm_protect(uint64_t first, uint64_t n, enum dsm_state st)
     dsm_fatal("mprotect of %lu pages at %p: %s", (unsigned long)n, (void *)dsm_app(first), strerror(errno));
 }
 
+/* Older kernels (before 5.14) lack MADV_POPULATE_WRITE: nothing is done. */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+void dsm_populate(uint64_t first, uint64_t n)
+{
+    static bool unsupported;
+    if (!__atomic_load_n(&unsupported, __ATOMIC_RELAXED) &&
+        madvise(dsm_rt(first), n << dsm.page_shift, MADV_POPULATE_WRITE) && errno == EINVAL)
+        __atomic_store_n(&unsupported, true, __ATOMIC_RELAXED);
+}
+
 /* Pages must be sorted; consecutive pages of one segment share one call. */
 void dsm_protect_list(const uint64_t *sorted, size_t n, enum dsm_state st)
 {

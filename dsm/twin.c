@@ -9,8 +9,10 @@
  * samples were the kernel clearing pages for twins (malloc, and the copy
  * into a new twin).
  *
- * Twins come from chunks mapped here, taken page by page as they are
- * first needed, and a dropped twin goes on a free list that the next twin
+ * Twins come from chunks mapped here (populated at once: every page of a
+ * chunk is written in full as it becomes a twin, and the kernel's faults,
+ * one a page, cost twice as much as one populating call), taken page by
+ * page as they are first needed, and a dropped twin goes on a free list that the next twin
  * takes first.  So a node holds as much twin memory as it once needed at
  * the same time, and never gives it back before it exits.  With
  * AddressSanitizer a twin on the free list is poisoned, so a use after
@@ -52,7 +54,7 @@ static void map_chunk(void)
 {
     size_t bytes = dsm.page_size > CHUNK_BYTES ? dsm.page_size : CHUNK_BYTES;
     bytes -= bytes % dsm.page_size;
-    void *c = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *c = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
     if (c == MAP_FAILED)
         dsm_fatal("cannot map %zu bytes for the twins of written pages: %s", bytes, strerror(errno));
     pool.fresh = c;
