@@ -63,7 +63,6 @@
 #include <linux/futex.h>
 #include <stdatomic.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -127,20 +126,22 @@ static void on_notice(int src, void *body, size_t len)
         if (pages[i] >= dsm.npages)
             dsm_fatal("write notice from node %d for page %lu, beyond the region", src,
                       (unsigned long)pages[i]);
-    uint64_t *left = xcalloc(h->count + 1, sizeof *left);
+    /* A flush's notice (the writer waits for it) drops what it can now;
+     * the rest, and every other notice, waits in the inbox. */
+    uint64_t *left = NULL;
     size_t n = h->count;
     if (h->cookie) {
+        left = xcalloc(h->count, sizeof *left);
         bool hot = dsm_release_try_hold();
         n = dsm_drop_on_arrival(pages, h->count, h->epoch, hot, left);
         if (hot)
             dsm_release_resume();
-    } else {
-        memcpy(left, pages, n * sizeof *left);
+        STAT_ADD(notices_applied, h->count - n);
+        pages = left;
     }
-    STAT_ADD(notices_applied, h->count - n);
     dsm_lock(&inbox.mu);
     for (size_t i = 0; i < n; i++)
-        inbox_add(left[i], h->epoch);
+        inbox_add(pages[i], h->epoch);
     dsm_unlock(&inbox.mu);
     free(left);
     dsm_notice_news();

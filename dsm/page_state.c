@@ -457,10 +457,11 @@ static void settle_locked(uint64_t page, enum dsm_state st, enum dsm_event ev, b
 {
     struct snap b = before(page);
     dsm.state[page] = (uint8_t)st;
-    if (cool && dsm.twin[page])
-        drop_twin(page);
-    if (cool)
+    if (cool) {
+        if (dsm.twin[page])
+            drop_twin(page);
         dsm_flag_clear(page, PF_HOT);
+    }
     unbusy(page);
     after(page, ev, b);
 }

@@ -12,8 +12,8 @@
  * Twins come from chunks mapped here (populated at once: every page of a
  * chunk is written in full as it becomes a twin, and the kernel's faults,
  * one a page, cost twice as much as one populating call), taken page by
- * page as they are first needed, and a dropped twin goes on a free list that the next twin
- * takes first.  So a node holds as much twin memory as it once needed at
+ * page as they are first needed, and a dropped twin goes on a free list
+ * that the next twin takes first.  So a node holds as much twin memory as it once needed at
  * the same time, and never gives it back before it exits.  With
  * AddressSanitizer a twin on the free list is poisoned, so a use after
  * dsm_twin_free is reported as it would be for malloc'd memory.
