@@ -685,12 +685,35 @@ void dsm_barrier_update(void)
     dsm_plist_free(&bar);
 }
 
+/* Between dsm_idle_begin and dsm_idle_end, and the page kept lagging
+ * there; the application thread's. */
+static bool idling;
+static uint64_t idle_keep = DSM_NO_PAGE;
+
+void dsm_idle_begin(const void *keep)
+{
+    int64_t p = keep ? dsm_page_of((uintptr_t)keep) : -1;
+    idle_keep = p < 0 ? DSM_NO_PAGE : (uint64_t)p;
+    idling = true;
+}
+
+void dsm_idle_end(void)
+{
+    idling = false;
+    dsm_ps_lower(DSM_NO_PAGE);
+}
+
 /* add: this node's addend to the barrier's sum (pending.sum after it). */
 static void *barrier(enum bar_kind kind, const void *payload, size_t plen, size_t *out_len, uint64_t add)
 {
     /* Timed only for OMPDSM_STATS: two readings of the clock cost a tenth
      * of an empty barrier at 2 nodes. */
     uint64_t t0 = dsm_cfg.stats ? dsm_now_ns() : 0;
+    /* An idle node's copies lag only from a barrier's acquire to its next
+     * barrier's arrival (as long as they would have without the lag), but
+     * the one likely to be installed again. */
+    if (idling)
+        dsm_ps_lower(idle_keep);
     dsm_flush_output();
     struct dsm_plist rel = { 0 }, bar = { 0 };
     dsm_release(&rel, true);
@@ -726,8 +749,10 @@ static void *barrier(enum bar_kind kind, const void *payload, size_t plen, size_
     last.members = h.members;
     if (host_seg_on())
         atomic_store_explicit(&host_seg_news(dsm.node)->done, dsm.epoch + 1, memory_order_release);
+    dsm_ps_lag(idling);
     apply_notices();
     dsm_drop_suspects();
+    dsm_ps_lag(false);
     dsm_quiet_catch();
     if (pending.extra_len && extra.consume)
         extra.consume(pending.extra, pending.extra_len);

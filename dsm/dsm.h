@@ -59,6 +59,8 @@ enum dsm_flag {
                              write that may not come (fault.c); in the release list
                              only: announced if its diff is not empty (flush.c) */
     PF_AHEAD_COUNTED = 1 << 9, /* ... and counted for migration already (a sweep's) */
+    PF_LAG = 1 << 10,     /* INVALID, still readable: a copy an idle node's barrier
+                             dropped (dsm_idle_begin), in the list `lagging` */
 };
 
 #define DSM_MAX_SEGS 4
@@ -97,7 +99,7 @@ struct dsm {
     uint16_t *home;               /* home node + 1; 0 while unknown */
     void **twin;
     struct dsm_stripe stripes[DSM_STRIPES];
-    pthread_mutex_t lists_mu;     /* guards rel, bar and home_rw */
+    pthread_mutex_t lists_mu;     /* guards the lists below */
     /* Held by an acquire outside a barrier from taking its list of pages
      * (notices, suspects) until it has dropped them: another thread of the
      * node that finds the list empty then knows the copies are gone. */
@@ -106,6 +108,7 @@ struct dsm {
     struct dsm_plist home_rw;     /* home pages writable without notices (PF_HRW) */
     struct dsm_plist fresh;       /* installed before we were a sharer: to register */
     struct dsm_plist suspect;     /* registered at the last release: to drop */
+    struct dsm_plist lagging;     /* dropped while idle, still readable (PF_LAG) */
     /* Faults per page since the last home migration (migrate/ reads and
      * resets them), and the list of the pages counted (PF_CNT). */
     uint32_t *reads, *writes;
@@ -287,6 +290,20 @@ void dsm_barrier_register(void);
  * arrive: the pages join the barrier's notices. */
 void dsm_barrier_work(bool (*wanted)(void), bool (*work)(void));
 void dsm_barrier_update(void);
+/* A node idle between barriers (an OpenMP node other than 0 from a
+ * region's end to the next command).  From dsm_idle_begin() until
+ * dsm_idle_end(), its threads run no application code but in a barrier's
+ * wait (work, above), and the acquires of its barriers leave the read-only
+ * copies they drop readable (PF_LAG).  The node's next barrier protects
+ * them as it arrives (in coalesced ranges, as the acquire would have), but
+ * the page holding `keep`, which dsm_idle_end() protects if it is still
+ * dropped then, before the application runs again.  A copy of that page
+ * installed again meanwhile (dsm_install_copy: the page of a region's
+ * data, which node 0 writes at every region) so costs no protection
+ * change: removing read access costs a TLB shoot-down (45 us on this
+ * project's test machines when the other CPU is busy). */
+void dsm_idle_begin(const void *keep);
+void dsm_idle_end(void);
 /* The barrier's epoch + 1 while this node has arrived at it and waits for
  * its release, else 0: another thread of the node may then do the same
  * work (and call dsm_barrier_update) for that barrier. */

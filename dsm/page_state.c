@@ -65,6 +65,7 @@ const struct dsm_ps_rule dsm_ps_rules[] = {
     { DSM_EV_REFRESH,        RW,      BUSY | HOT | TWIN, 0,          PG_RW,       HOT | TWIN | SHARER, BUSY },
     { DSM_EV_REFRESH_READ,   RO,      BUSY,        HOT | TWIN,       PG_RO,       SHARER,      BUSY | HOT | TWIN },
     { DSM_EV_INVALIDATE,     RO | RW, BUSY,        TWIN | HOT,       PG_INVALID,  0,           BUSY | TWIN | HOT },
+    { DSM_EV_LOWER,          INV,     BUSY,        TWIN | HOT,       PG_INVALID,  0,           BUSY },
     { DSM_EV_ARRIVAL_DROP,   RO | RW, BUSY,        0,                PG_INVALID,  0,           BUSY | TWIN | HOT },
     { DSM_EV_HOT_REOPEN,     RW,      BUSY | HOT | TWIN, 0,          PG_RW,       HOT | TWIN,  BUSY },
     { DSM_EV_ADOPT,          INV | RO, BUSY,       TWIN | HOT,       PG_RW,       0,           BUSY | TWIN | HOT },
@@ -101,6 +102,7 @@ static const char *const event_names[DSM_EV_COUNT] = {
     [DSM_EV_REFRESH] = "refresh",
     [DSM_EV_REFRESH_READ] = "refresh-read",
     [DSM_EV_INVALIDATE] = "invalidate",
+    [DSM_EV_LOWER] = "lower",
     [DSM_EV_ARRIVAL_DROP] = "arrival-drop",
     [DSM_EV_HOT_REOPEN] = "hot-reopen",
     [DSM_EV_ADOPT] = "adopt",
@@ -233,9 +235,31 @@ void dsm_set_home(uint64_t page, int home)
     dsm.home[page] = (uint16_t)(home + 1);
 }
 
+/* Every protection change of this file goes through these two: a page
+ * they protect lags no more (PF_LAG, the acquire below). */
+static void unlag(uint64_t page)
+{
+    if (dsm_flag(page, PF_LAG))
+        dsm_flag_clear(page, PF_LAG);
+}
+
+static void protect(uint64_t first, uint64_t n, enum dsm_state st)
+{
+    for (uint64_t p = first; p < first + n; p++)
+        unlag(p);
+    dsm_protect(first, n, st);
+}
+
+static void protect_list(const uint64_t *sorted, size_t n, enum dsm_state st)
+{
+    for (size_t i = 0; i < n; i++)
+        unlag(sorted[i]);
+    dsm_protect_list(sorted, n, st);
+}
+
 static void settle(uint64_t page, enum dsm_state st)
 {
-    dsm_protect(page, 1, st);
+    protect(page, 1, st);
     dsm.state[page] = (uint8_t)st;
 }
 
@@ -340,7 +364,7 @@ void dsm_ps_remote_fault(uint64_t page, bool write)
  * step, then each page settles by `ev`, its waiters woken. */
 static void run_writable(uint64_t first, uint64_t n, const struct snap *b, enum dsm_event ev)
 {
-    dsm_protect(first, n, PG_RW);
+    protect(first, n, PG_RW);
     for (uint64_t i = 0; i < n; i++) {
         struct dsm_stripe *s = dsm_stripe(first + i);
         dsm_lock(&s->mu);
@@ -466,10 +490,37 @@ static void settle_locked(uint64_t page, enum dsm_state st, enum dsm_event ev, b
     after(page, ev, b);
 }
 
+/* The claimed pages' protection for state st, in coalesced ranges, but
+ * for the lagging ones, readable still: right as it is for RO (they lag no
+ * more), left so for INVALID (they lag, listed until dsm_ps_lower). */
+static void protect_settling(const uint64_t *sorted, size_t n, enum dsm_state st)
+{
+    size_t lagging = 0;
+    for (size_t i = 0; i < n; i++)
+        lagging += dsm_flag(sorted[i], PF_LAG) != 0;
+    if (!lagging || st == PG_RW) {
+        protect_list(sorted, n, st);
+        return;
+    }
+    uint64_t *rest = xcalloc(n, sizeof *rest);
+    size_t k = 0;
+    dsm_lock(&dsm.lists_mu);
+    for (size_t i = 0; i < n; i++) {
+        if (!dsm_flag(sorted[i], PF_LAG))
+            rest[k++] = sorted[i];
+        else if (st == PG_RO)
+            dsm_flag_clear(sorted[i], PF_LAG);
+        else
+            dsm_plist_add(&dsm.lagging, sorted[i]);
+    }
+    dsm_unlock(&dsm.lists_mu);
+    protect_list(rest, k, st);
+    free(rest);
+}
+
 static void settle_list(const uint64_t *sorted, size_t n, enum dsm_state st, enum dsm_event ev, bool cool)
 {
-    if (n)
-        dsm_protect_list(sorted, n, st);
+    protect_settling(sorted, n, st);
     for (size_t i = 0; i < n; i++) {
         struct dsm_stripe *s = dsm_stripe(sorted[i]);
         dsm_lock(&s->mu);
@@ -582,7 +633,7 @@ void dsm_claim_written(const uint64_t *sorted, size_t n)
     for (size_t i = 0; i < n; i++)
         claim_if(sorted[i], NULL, i, NULL);
     if (n)
-        dsm_protect_list(sorted, n, PG_RO);
+        protect_list(sorted, n, PG_RO);
 }
 
 void dsm_ps_publish(uint64_t page)
@@ -725,6 +776,41 @@ void dsm_ps_unwatch_shared(struct dsm_plist *found)
 
 /* ---- the acquire --------------------------------------------------------- */
 
+/* Set by dsm_ps_lag for the calling thread's invalidations. */
+static __thread bool lag;
+
+void dsm_ps_lag(bool on)
+{
+    lag = on;
+}
+
+static bool still_lagging(size_t i, uint64_t page, const void *keep)
+{
+    (void)i;
+    if (!dsm_flag(page, PF_LAG) || page == *(const uint64_t *)keep)
+        return false;
+    dsm_flag_clear(page, PF_LAG);
+    return dsm.state[page] == PG_INVALID;
+}
+
+void dsm_ps_lower(uint64_t keep)
+{
+    if (dsm_plist_empty(&dsm.lagging))
+        return;
+    struct dsm_plist l = { 0 };
+    dsm_lock(&dsm.lists_mu);
+    dsm_plist_take(&dsm.lagging, &l);
+    if (keep != DSM_NO_PAGE && dsm_flag(keep, PF_LAG))
+        dsm_plist_add(&dsm.lagging, keep);
+    dsm_unlock(&dsm.lists_mu);
+    dsm_plist_sort_unique(&l);
+    size_t k;
+    uint64_t *todo = dsm_claim(l.pages, l.n, still_lagging, &keep, &k);
+    dsm_settle_claimed(todo, k, PG_INVALID, DSM_EV_LOWER);
+    free(todo);
+    dsm_plist_free(&l);
+}
+
 /* The home's own copy is always current and is kept; so is a copy whose
  * only writer was this node (it is byte for byte what the home has). */
 static bool must_drop(uint64_t page, int32_t writer)
@@ -761,6 +847,8 @@ static bool droppable(size_t i, uint64_t page, const void *arg)
         dsm_flag_clear(page, PF_HOT);
         after(page, DSM_EV_DROP_HOT, b);
     }
+    if (lag && dsm.state[page] == PG_RO && !dsm.twin[page])
+        dsm_flag_set(page, PF_LAG);
     return true;
 }
 
@@ -836,7 +924,7 @@ static bool arrival_drop(uint64_t page)
     dsm_lock(&s->mu);
     bool written = dsm.twin[page] && memcmp(dsm.twin[page], dsm_rt(page), dsm.page_size);
     if (written)
-        dsm_protect(page, 1, PG_RW);
+        protect(page, 1, PG_RW);
     settle_locked(page, written ? PG_RW : PG_INVALID, written ? DSM_EV_HOT_REOPEN : DSM_EV_ARRIVAL_DROP, !written);
     dsm_unlock(&s->mu);
     return !written;
@@ -867,7 +955,7 @@ size_t dsm_drop_on_arrival(const uint64_t *pages, size_t n, uint64_t epoch, bool
     }
     dsm_plist_sort(&drop);
     if (drop.n)
-        dsm_protect_list(drop.pages, drop.n, PG_INVALID);
+        protect_list(drop.pages, drop.n, PG_INVALID);
     for (size_t i = 0; i < drop.n; i++)
         if (!arrival_drop(drop.pages[i]))
             left[m++] = drop.pages[i];
@@ -887,7 +975,7 @@ void dsm_rehome_begin(void)
 /* The pages [first, first + n) writable at once, by event ev. */
 static void open_range(uint64_t first, uint64_t n, enum dsm_event ev)
 {
-    dsm_protect(first, n, PG_RW);
+    protect(first, n, PG_RW);
     for (uint64_t p = first; p < first + n; p++) {
         struct snap b = before(p);
         dsm.state[p] = PG_RW;

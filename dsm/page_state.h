@@ -47,6 +47,7 @@ enum dsm_event {
     DSM_EV_REFRESH,         /* a hot page another node wrote too: the home's bytes, still hot */
     DSM_EV_REFRESH_READ,    /* a read-only copy read again and again: the home's bytes, still RO */
     DSM_EV_INVALIDATE,      /* a copy dropped at an acquire */
+    DSM_EV_LOWER,           /* a copy an idle node's barrier dropped, left readable: protected now */
     DSM_EV_ARRIVAL_DROP,    /* a clean copy dropped as a notice naming it arrives */
     DSM_EV_HOT_REOPEN,      /* a hot copy claimed for that, found written meanwhile: writable again */
     DSM_EV_ADOPT,           /* the new home of a page nobody holds: writable */
@@ -164,6 +165,16 @@ void dsm_ps_unwatch_shared(struct dsm_plist *found);
  * left alone because another thread of the node wrote them since the
  * caller's flush (only with several threads per node). */
 size_t dsm_invalidate(const uint64_t *pages, const int32_t *writers, size_t n);
+/* While on, the calling thread's invalidations leave the read-only copies
+ * they drop readable (PF_LAG, listed in dsm.lagging): the barriers of a
+ * node that runs no application code until dsm_ps_lower() (barrier.c,
+ * dsm_idle_begin).  A lagging copy installed again (dsm_install_copy)
+ * becomes RO with no protection change. */
+void dsm_ps_lag(bool on);
+/* Protects the copies still lagging, in coalesced ranges, but page `keep`
+ * (DSM_NO_PAGE: none). */
+#define DSM_NO_PAGE UINT64_MAX
+void dsm_ps_lower(uint64_t keep);
 /* At a barrier's acquire or a lock's grant, one application thread per node
  * (refresh.c), under the stripe lock: whether pages[i], announced with
  * writer ((const int32_t *)writers)[i] (NULL: not known), is a copy that

@@ -243,6 +243,10 @@ static void run_region(const struct region_cmd *c)
     }
     start_team(c);
     omp_rt_call_user(c->fn, c->data);
+    /* The other nodes run no application code until the next command,
+     * whose data is likely on the page of this one's. */
+    if (omp_rt.node != 0)
+        dsm_idle_begin(c->data);
     leave_team(ending_loop(c));
 }
 
@@ -255,6 +259,7 @@ int omp_rt_worker_loop(void)
             dsm_fatal("internal: bad parallel region command (%zu bytes)", len);
         if (len > sizeof *c)
             dsm_install_copy(c->data, 0, c + 1);
+        dsm_idle_end();
         if (c->kind == CMD_EXIT) {
             int status = c->status;
             free(c);

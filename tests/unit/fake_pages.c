@@ -10,6 +10,7 @@
 
 struct dsm dsm;
 enum dsm_state fake_prot[FAKE_PAGES];
+size_t fake_protects;
 uint64_t fake_bitmap[3][1 + FAKE_PAGES / 64];
 struct fake_rma_op fake_rma[64];
 size_t fake_nrma;
@@ -22,6 +23,7 @@ char *dsm_rt(uint64_t page)
 
 void dsm_protect(uint64_t first, uint64_t n, enum dsm_state st)
 {
+    fake_protects++;
     for (uint64_t p = first; p < first + n; p++)
         fake_prot[p] = st;
 }

@@ -21,6 +21,8 @@ enum { FAKE_PAGES = 256, FAKE_PAGE_SIZE = 4096 };
 
 /* Each page's protection, as the last dsm_protect() left it. */
 extern enum dsm_state fake_prot[FAKE_PAGES];
+/* How many times dsm_protect() was called. */
+extern size_t fake_protects;
 
 /* The sharer bitmap each node exposes: word 0 counts registrations, then
  * one bit per page. */

@@ -3,7 +3,9 @@
  * (and PROT_NONE), so that the next access fetches the home's copy.  The
  * home keeps its own copy, a node keeps a copy only it wrote, pages not
  * held stay as they are, and a hot page is dropped with its twin.  A
- * notice's clean copies are dropped as it arrives; the others wait.
+ * notice's clean copies are dropped as it arrives; the others wait.  At
+ * an idle node's barriers, a read-only copy dropped keeps its protection
+ * until the node protects the lagging copies, unless installed again.
  */
 #include "fake_pages.h"
 #include "unit.h"
@@ -75,10 +77,62 @@ static void arrival_drops_clean_copies(void)
         EXPECT(!dsm_flag(pages[i], PF_BUSY), "page %lu still busy", (unsigned long)pages[i]);
 }
 
+/* Dropped while lagging: INVALID, readable still.  The copy fetched for a
+ * write lags no more; lowering protects the others but the one kept, which,
+ * installed again, is RO with no protection call, and else is protected by
+ * the next lowering; the hot page is dropped as ever. */
+static void idle_drops_lag(void)
+{
+    fake_pages_init(1, NULL);
+    uint64_t kept = 3, left = 5, written = 6, hot = 8, pages[] = { kept, left, written, hot };
+    fake_remote_miss(kept, false);
+    fake_remote_miss(left, false);
+    fake_remote_miss(written, false);
+    fake_remote_miss(hot, true);
+    dsm_ps_keep_hot(hot);
+
+    dsm_ps_lag(true);
+    dsm_invalidate(pages, NULL, 4);
+    dsm_ps_lag(false);
+    for (size_t i = 0; i < 3; i++)
+        EXPECT(dsm.state[pages[i]] == PG_INVALID && fake_prot[pages[i]] == PG_RO && dsm_flag(pages[i], PF_LAG),
+               "page %lu: state %d, protection %d", (unsigned long)pages[i], dsm.state[pages[i]],
+               fake_prot[pages[i]]);
+    EXPECT(dsm.state[hot] == PG_INVALID && fake_prot[hot] == PG_INVALID && !dsm_flag(hot, PF_LAG),
+           "the hot page lags");
+    fake_remote_miss(written, true);
+    EXPECT(dsm.state[written] == PG_RW && fake_prot[written] == PG_RW && !dsm_flag(written, PF_LAG),
+           "the copy fetched for a write");
+
+    dsm_ps_lower(kept);
+    EXPECT(fake_prot[left] == PG_INVALID && !dsm_flag(left, PF_LAG), "the lagging copy is readable");
+    EXPECT(fake_prot[kept] == PG_RO && dsm_flag(kept, PF_LAG), "the kept copy was protected");
+    EXPECT(fake_prot[written] == PG_RW, "a copy held again was protected");
+    size_t calls = fake_protects;
+    fake_install(kept);
+    EXPECT(dsm.state[kept] == PG_RO && !dsm_flag(kept, PF_LAG) && fake_protects == calls,
+           "the copy installed again: state %d, %zu protection calls", dsm.state[kept], fake_protects - calls);
+
+    dsm_ps_lag(true);
+    dsm_invalidate(&kept, NULL, 1);
+    dsm_ps_lag(false);
+    dsm_ps_lower(kept);
+    EXPECT(fake_prot[kept] == PG_RO, "the kept copy was protected");
+    dsm_ps_lower(DSM_NO_PAGE);
+    EXPECT(fake_prot[kept] == PG_INVALID && !dsm_flag(kept, PF_LAG), "the kept copy is readable at the end");
+    for (size_t i = 0; i < 4; i++)
+        EXPECT(!dsm_flag(pages[i], PF_BUSY), "page %lu still busy", (unsigned long)pages[i]);
+
+    fake_remote_miss(left, false);
+    dsm_invalidate(&left, NULL, 1);
+    EXPECT(fake_prot[left] == PG_INVALID && !dsm_flag(left, PF_LAG), "a copy dropped when not idle lags");
+}
+
 int main(void)
 {
     drops_what_others_wrote();
     hot_page_dropped_with_twin();
     arrival_drops_clean_copies();
+    idle_drops_lag();
     return unit_status();
 }
