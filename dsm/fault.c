@@ -48,12 +48,7 @@ static void fetch(uint64_t page, uint64_t n, int home)
 {
     struct dsm_seg *seg = dsm_seg_of(page);
     uint64_t masks[n / 64 + 2];
-    for (uint64_t q = page; q < page + n; q++) {
-        if (!dsm_flag(q, PF_HELD)) {      /* never fetched: fresh memory here */
-            dsm_populate(page, n);
-            break;
-        }
-    }
+    dsm_populate(page, n);
     struct net_wait w;
     net_rma_begin(&w);
     dsm_ps_register_run(&w, page, n, home, masks);

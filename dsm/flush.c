@@ -104,10 +104,37 @@ static long apply_at_home(uint64_t page, const void *diff, size_t len)
     return n;
 }
 
+/* The pages of a batch's well-formed entries, in order (on_diff reports
+ * a malformed one). */
+static uint64_t *batch_pages(const char *p, const char *end, uint64_t count, size_t *n)
+{
+    uint64_t *pages = xcalloc(count ? count : 1, sizeof *pages);
+    *n = 0;
+    for (uint64_t i = 0; i < count; i++) {
+        struct diff_entry_hdr e;
+        if ((size_t)(end - p) < sizeof e)
+            break;
+        memcpy(&e, p, sizeof e);
+        p += sizeof e;
+        if (e.page >= dsm.npages || (size_t)(end - p) < e.bytes)
+            break;
+        pages[(*n)++] = e.page;
+        p += e.bytes;
+    }
+    return pages;
+}
+
 static void on_diff(int src, void *body, size_t len)
 {
     struct batch_hdr *h = body;
     const char *p = (const char *)(h + 1), *end = (const char *)body + len;
+    /* Pages of the home that its runtime view has not mapped yet (the
+     * program wrote them through its own view, or nobody did) are mapped
+     * in one call per run, not one fault a page as the diffs land. */
+    size_t npages;
+    uint64_t *pages = batch_pages(p, end, h->count, &npages);
+    dsm_populate_pages(pages, npages);
+    free(pages);
     for (uint64_t i = 0; i < h->count; i++) {
         struct diff_entry_hdr e;
         if ((size_t)(end - p) < sizeof e)

@@ -53,6 +53,10 @@ static const char *sanitizer_hint(void)
 
 static uintptr_t globals_start, globals_end;
 
+/* Per page, whether the runtime view maps it (dsm_populate).  Nothing
+ * unmaps a page of the runtime view again. */
+static uint8_t *rt_mapped;
+
 /* Called before anything else by a program whose globals are shared: they
  * must be at the same address on every node, so this is the moment to turn
  * address-space randomisation off if the launcher left it on. */
@@ -167,6 +171,7 @@ void dsm_segments_init(void)
     if (globals_end > globals_start)
         adopt_globals();
     add_segment("ompdsm-region", dsm_cfg.region_base, dsm_cfg.region_size);
+    rt_mapped = dsm_page_table(sizeof *rt_mapped);
     dsm.alloc_next = dsm_cfg.region_base;
     dsm.alloc_end = dsm_cfg.region_base + dsm_cfg.region_size;
 }
@@ -224,12 +229,40 @@ void dsm_protect(uint64_t first, uint64_t n, enum dsm_state st)
 #define MADV_POPULATE_WRITE 23
 #endif
 
+static bool rt_is_mapped(uint64_t page)
+{
+    return __atomic_load_n(&rt_mapped[page], __ATOMIC_RELAXED);
+}
+
 void dsm_populate(uint64_t first, uint64_t n)
 {
     static bool unsupported;
-    if (!__atomic_load_n(&unsupported, __ATOMIC_RELAXED) &&
-        madvise(dsm_rt(first), n << dsm.page_shift, MADV_POPULATE_WRITE) && errno == EINVAL)
-        __atomic_store_n(&unsupported, true, __ATOMIC_RELAXED);
+    for (uint64_t p = first, end = first + n; p < end;) {
+        if (rt_is_mapped(p)) {
+            p++;
+            continue;
+        }
+        uint64_t q = p + 1;
+        while (q < end && !rt_is_mapped(q))
+            q++;
+        if (!__atomic_load_n(&unsupported, __ATOMIC_RELAXED) &&
+            madvise(dsm_rt(p), (q - p) << dsm.page_shift, MADV_POPULATE_WRITE) && errno == EINVAL)
+            __atomic_store_n(&unsupported, true, __ATOMIC_RELAXED);
+        for (; p < q; p++)
+            __atomic_store_n(&rt_mapped[p], 1, __ATOMIC_RELAXED);
+    }
+}
+
+void dsm_populate_pages(const uint64_t *pages, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        size_t j = i + 1;
+        while (j < n && pages[j] == pages[j - 1] + 1 && dsm_rt(pages[j]) == dsm_rt(pages[j - 1]) + dsm.page_size)
+            j++;
+        dsm_populate(pages[i], j - i);
+        i = j;
+    }
 }
 
 /* Pages must be sorted; consecutive pages of one segment share one call. */

@@ -185,6 +185,13 @@ static struct mig_move *decide(size_t *n)
  * a copy that survived it is the home's, byte for byte. */
 static void fetch_moved_in(const struct mig_move *m, size_t n)
 {
+    struct dsm_plist in = { 0 };
+    for (size_t i = 0; i < n; i++)
+        if (m[i].to == dsm.node && dsm.state[m[i].page] == PG_INVALID)
+            dsm_plist_add(&in, m[i].page);
+    dsm_plist_sort(&in);
+    dsm_populate_pages(in.pages, in.n);
+    dsm_plist_free(&in);
     struct net_wait w;
     net_rma_begin(&w);
     for (size_t i = 0; i < n; i++) {

@@ -74,7 +74,7 @@ void *msg_buf_get(size_t len)
     }
     if (!b || b->cap < len) {
         size_t cap = len >= MSG_BUF_KEEP_MIN ? len + len / 8 : len;
-        b = xrealloc(b, sizeof *b + cap);
+        b = xrealloc_filled(b, b ? sizeof *b + b->cap : 0, sizeof *b + cap);
         b->cap = cap;
     }
     return b->data;

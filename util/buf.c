@@ -11,7 +11,7 @@ void dsm_buf_grow(struct dsm_buf *b, size_t more)
     size_t cap = b->cap ? b->cap : 4096;
     while (cap < b->n + more)
         cap *= 2;
-    b->p = xrealloc(b->p, cap);
+    b->p = xrealloc_filled(b->p, b->cap, cap);
     b->cap = cap;
 }
 

@@ -4,8 +4,18 @@
 #include "xalloc.h"
 #include "log.h"
 
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* Older kernels (before 5.14) lack MADV_POPULATE_WRITE: nothing is done. */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
 
 static void *checked(void *p, size_t size)
 {
@@ -29,6 +39,19 @@ void *xcalloc(size_t n, size_t size)
 void *xrealloc(void *p, size_t size)
 {
     return checked(realloc(p, size ? size : 1), size);
+}
+
+void *xrealloc_filled(void *p, size_t old, size_t size)
+{
+    static bool unsupported;
+    char *b = xrealloc(p, size);
+    if (size < old || size - old < (1 << 20) || __atomic_load_n(&unsupported, __ATOMIC_RELAXED))
+        return b;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t from = ((uintptr_t)b + old + page - 1) & ~(page - 1), to = ((uintptr_t)b + size) & ~(page - 1);
+    if (to > from && madvise((void *)from, to - from, MADV_POPULATE_WRITE) && errno == EINVAL)
+        __atomic_store_n(&unsupported, true, __ATOMIC_RELAXED);
+    return b;
 }
 
 char *xstrdup(const char *s)
