@@ -104,37 +104,17 @@ static long apply_at_home(uint64_t page, const void *diff, size_t len)
     return n;
 }
 
-/* The pages of a batch's well-formed entries, in order (on_diff reports
- * a malformed one). */
-static uint64_t *batch_pages(const char *p, const char *end, uint64_t count, size_t *n)
-{
-    uint64_t *pages = xcalloc(count ? count : 1, sizeof *pages);
-    *n = 0;
-    for (uint64_t i = 0; i < count; i++) {
-        struct diff_entry_hdr e;
-        if ((size_t)(end - p) < sizeof e)
-            break;
-        memcpy(&e, p, sizeof e);
-        p += sizeof e;
-        if (e.page >= dsm.npages || (size_t)(end - p) < e.bytes)
-            break;
-        pages[(*n)++] = e.page;
-        p += e.bytes;
-    }
-    return pages;
-}
+/* A batch's entries, checked: their pages, and where each one's runs are. */
+struct diff_entries {
+    uint64_t *pages;
+    struct diff_runs { const char *at; uint32_t bytes; } *runs;
+};
 
-static void on_diff(int src, void *body, size_t len)
+static struct diff_entries parse_batch(int src, const struct batch_hdr *h, const char *end)
 {
-    struct batch_hdr *h = body;
-    const char *p = (const char *)(h + 1), *end = (const char *)body + len;
-    /* Pages of the home that its runtime view has not mapped yet (the
-     * program wrote them through its own view, or nobody did) are mapped
-     * in one call per run, not one fault a page as the diffs land. */
-    size_t npages;
-    uint64_t *pages = batch_pages(p, end, h->count, &npages);
-    dsm_populate_pages(pages, npages);
-    free(pages);
+    const char *p = (const char *)(h + 1);
+    size_t n = h->count ? h->count : 1;
+    struct diff_entries d = { xcalloc(n, sizeof *d.pages), xcalloc(n, sizeof *d.runs) };
     for (uint64_t i = 0; i < h->count; i++) {
         struct diff_entry_hdr e;
         if ((size_t)(end - p) < sizeof e)
@@ -143,12 +123,29 @@ static void on_diff(int src, void *body, size_t len)
         p += sizeof e;
         if (e.page >= dsm.npages || (size_t)(end - p) < e.bytes)
             dsm_fatal("malformed diff entry from node %d (page %lu)", src, (unsigned long)e.page);
-        long n = apply_at_home(e.page, p, e.bytes);
-        if (n < 0)
-            dsm_fatal("malformed diff runs from node %d for page %lu", src, (unsigned long)e.page);
-        STAT_ADD(diff_bytes_applied, (uint64_t)n);
+        d.pages[i] = e.page;
+        d.runs[i] = (struct diff_runs){ p, e.bytes };
         p += e.bytes;
     }
+    return d;
+}
+
+static void on_diff(int src, void *body, size_t len)
+{
+    struct batch_hdr *h = body;
+    struct diff_entries d = parse_batch(src, h, (const char *)body + len);
+    /* Pages of the home that its runtime view has not mapped yet (the
+     * program wrote them through its own view, or nobody did) are mapped
+     * in one call per run, not one fault a page as the diffs land. */
+    dsm_populate_pages(d.pages, h->count);
+    for (uint64_t i = 0; i < h->count; i++) {
+        long n = apply_at_home(d.pages[i], d.runs[i].at, d.runs[i].bytes);
+        if (n < 0)
+            dsm_fatal("malformed diff runs from node %d for page %lu", src, (unsigned long)d.pages[i]);
+        STAT_ADD(diff_bytes_applied, (uint64_t)n);
+    }
+    free(d.pages);
+    free(d.runs);
     dsm_notice_news();
     net_send_done(src, h->cookie);
 }

@@ -13,6 +13,7 @@
 #include "dsm.h"
 #include "../net/boot.h"
 #include "../util/log.h"
+#include "../util/xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -224,11 +225,6 @@ void dsm_protect(uint64_t first, uint64_t n, enum dsm_state st)
     dsm_fatal("mprotect of %lu pages at %p: %s", (unsigned long)n, (void *)dsm_app(first), strerror(errno));
 }
 
-/* Older kernels (before 5.14) lack MADV_POPULATE_WRITE: nothing is done. */
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-
 static bool rt_is_mapped(uint64_t page)
 {
     return __atomic_load_n(&rt_mapped[page], __ATOMIC_RELAXED);
@@ -236,7 +232,6 @@ static bool rt_is_mapped(uint64_t page)
 
 void dsm_populate(uint64_t first, uint64_t n)
 {
-    static bool unsupported;
     for (uint64_t p = first, end = first + n; p < end;) {
         if (rt_is_mapped(p)) {
             p++;
@@ -245,35 +240,35 @@ void dsm_populate(uint64_t first, uint64_t n)
         uint64_t q = p + 1;
         while (q < end && !rt_is_mapped(q))
             q++;
-        if (!__atomic_load_n(&unsupported, __ATOMIC_RELAXED) &&
-            madvise(dsm_rt(p), (q - p) << dsm.page_shift, MADV_POPULATE_WRITE) && errno == EINVAL)
-            __atomic_store_n(&unsupported, true, __ATOMIC_RELAXED);
+        xpopulate(dsm_rt(p), (q - p) << dsm.page_shift);
         for (; p < q; p++)
             __atomic_store_n(&rt_mapped[p], 1, __ATOMIC_RELAXED);
     }
 }
 
+/* The end of the run of consecutive pages of one segment that starts at
+ * pages[i]. */
+static size_t run_end(const uint64_t *pages, size_t i, size_t n)
+{
+    size_t j = i + 1;
+    while (j < n && pages[j] == pages[j - 1] + 1 && dsm_app(pages[j]) == dsm_app(pages[j - 1]) + dsm.page_size)
+        j++;
+    return j;
+}
+
 void dsm_populate_pages(const uint64_t *pages, size_t n)
 {
-    size_t i = 0;
-    while (i < n) {
-        size_t j = i + 1;
-        while (j < n && pages[j] == pages[j - 1] + 1 && dsm_rt(pages[j]) == dsm_rt(pages[j - 1]) + dsm.page_size)
-            j++;
+    for (size_t i = 0, j; i < n; i = j) {
+        j = run_end(pages, i, n);
         dsm_populate(pages[i], j - i);
-        i = j;
     }
 }
 
 /* Pages must be sorted; consecutive pages of one segment share one call. */
 void dsm_protect_list(const uint64_t *sorted, size_t n, enum dsm_state st)
 {
-    size_t i = 0;
-    while (i < n) {
-        size_t j = i + 1;
-        while (j < n && sorted[j] == sorted[j - 1] + 1 && dsm_app(sorted[j]) == dsm_app(sorted[j - 1]) + dsm.page_size)
-            j++;
-        dsm_protect(sorted[i], sorted[j - 1] - sorted[i] + 1, st);
-        i = j;
+    for (size_t i = 0, j; i < n; i = j) {
+        j = run_end(sorted, i, n);
+        dsm_protect(sorted[i], j - i, st);
     }
 }

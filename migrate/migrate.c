@@ -178,6 +178,12 @@ static struct mig_move *decide(size_t *n)
 
 /* ---- step 4: moving ---------------------------------------------------- */
 
+/* A move whose data this node, the new home, must take. */
+static bool fetched_in(const struct mig_move *m)
+{
+    return m->to == dsm.node && dsm.state[m->page] == PG_INVALID;
+}
+
 /* The new home takes the data: one-sided gets of the old homes' runtime
  * views, which nobody writes until the last barrier.  A copy the new home
  * still holds needs no get: the barrier before the decisions dropped every
@@ -187,7 +193,7 @@ static void fetch_moved_in(const struct mig_move *m, size_t n)
 {
     struct dsm_plist in = { 0 };
     for (size_t i = 0; i < n; i++)
-        if (m[i].to == dsm.node && dsm.state[m[i].page] == PG_INVALID)
+        if (fetched_in(&m[i]))
             dsm_plist_add(&in, m[i].page);
     dsm_plist_sort(&in);
     dsm_populate_pages(in.pages, in.n);
@@ -195,7 +201,7 @@ static void fetch_moved_in(const struct mig_move *m, size_t n)
     struct net_wait w;
     net_rma_begin(&w);
     for (size_t i = 0; i < n; i++) {
-        if (m[i].to != dsm.node || dsm.state[m[i].page] != PG_INVALID)
+        if (!fetched_in(&m[i]))
             continue;
         struct dsm_seg *seg = dsm_seg_of(m[i].page);
         net_rma_get(&w, m[i].from, seg->net_id, (m[i].page - seg->first_page) << dsm.page_shift,

@@ -41,16 +41,21 @@ void *xrealloc(void *p, size_t size)
     return checked(realloc(p, size ? size : 1), size);
 }
 
-void *xrealloc_filled(void *p, size_t old, size_t size)
+void xpopulate(void *addr, size_t len)
 {
     static bool unsupported;
-    char *b = xrealloc(p, size);
-    if (size < old || size - old < (1 << 20) || __atomic_load_n(&unsupported, __ATOMIC_RELAXED))
-        return b;
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t from = ((uintptr_t)b + old + page - 1) & ~(page - 1), to = ((uintptr_t)b + size) & ~(page - 1);
-    if (to > from && madvise((void *)from, to - from, MADV_POPULATE_WRITE) && errno == EINVAL)
+    uintptr_t from = ((uintptr_t)addr + page - 1) & ~(page - 1), to = ((uintptr_t)addr + len) & ~(page - 1);
+    if (to > from && !__atomic_load_n(&unsupported, __ATOMIC_RELAXED) &&
+        madvise((void *)from, to - from, MADV_POPULATE_WRITE) && errno == EINVAL)
         __atomic_store_n(&unsupported, true, __ATOMIC_RELAXED);
+}
+
+void *xrealloc_filled(void *p, size_t old, size_t size)
+{
+    char *b = xrealloc(p, size);
+    if (size > old && size - old >= (1 << 20))
+        xpopulate(b + old, size - old);
     return b;
 }
 

@@ -21,12 +21,14 @@
 void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
+/* Backs and maps the whole pages of [addr, addr + len), memory about to be
+ * written, in one call instead of one page fault a page as it is written
+ * (about 11 us a page on this machine's VMs, half that in one call).  Best
+ * effort: nothing on kernels before 5.14. */
+void xpopulate(void *addr, size_t len);
 /* xrealloc for a buffer about to be filled, from byte `old` to `size`:
- * where that part is large (1 MiB or more), its memory is backed and
- * mapped in one call instead of one page fault a page as it is written
- * (about 11 us a page on this machine's VMs, half that in one call; the
- * diff batches of a 3-D FFT's transposes are tens of megabytes).  Best
- * effort. */
+ * where that part is large (1 MiB or more), it is populated (xpopulate;
+ * the diff batches of a 3-D FFT's transposes are tens of megabytes). */
 void *xrealloc_filled(void *p, size_t old, size_t size);
 char *xstrdup(const char *s);
 void *xmemdup(const void *p, size_t len);
