@@ -94,9 +94,7 @@ static struct {
     bool unlocked[NET_MAX_OPS];     /* net_register_unlocked */
     struct region regions[NET_MAX_REGIONS];
     int nregions;
-    int timer_ms;               /* -1: no timer */
-    void (*timer)(void);
-} net = { .lock = PTHREAD_MUTEX_INITIALIZER, .timer_ms = -1 };
+} net = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* The settings net_init() was given. */
 static struct net_config net_cfg;
@@ -113,6 +111,15 @@ static void net_lock(void)
 {
     if (lock_depth++ == 0)
         pthread_mutex_lock(&net.lock);
+}
+
+/* As net_lock, unless another thread holds the lock. */
+static bool net_trylock(void)
+{
+    if (lock_depth == 0 && pthread_mutex_trylock(&net.lock) != 0)
+        return false;
+    lock_depth++;
+    return true;
 }
 
 static void net_unlock(void)
@@ -286,8 +293,10 @@ static void send_done(void *request, ucs_status_t status, void *user_data)
     msg_buf_put(user_data);
 }
 
-void net_send(int dst, uint8_t op, const void *hdr, size_t hdr_len,
-              const void *payload, size_t payload_len)
+/* Sends the message unless `try_only` and another thread holds the
+ * transport lock; says whether it was sent. */
+static bool send_msg(int dst, uint8_t op, const void *hdr, size_t hdr_len,
+                     const void *payload, size_t payload_len, bool try_only)
 {
     size_t len = sizeof(struct net_msg_hdr) + hdr_len + payload_len;
     char *buf = msg_buf_get(len);
@@ -297,12 +306,17 @@ void net_send(int dst, uint8_t op, const void *hdr, size_t hdr_len,
     if (payload_len)
         memcpy(buf + sizeof(struct net_msg_hdr) + hdr_len, payload, payload_len);
 
+    if (!try_only) {
+        net_lock();
+    } else if (!net_trylock()) {
+        msg_buf_put(buf);
+        return false;
+    }
     ucp_request_param_t p = {
         .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
         .cb.send = send_done,
         .user_data = buf,
     };
-    net_lock();
     ucs_status_ptr_t r = ucp_am_send_nbx(net.eps[dst], op, NULL, 0, buf, len, &p);
     if (UCS_PTR_IS_ERR(r))
         dsm_fatal("sending to node %d failed: %s", dst, ucs_status_string(UCS_PTR_STATUS(r)));
@@ -316,6 +330,18 @@ void net_send(int dst, uint8_t op, const void *hdr, size_t hdr_len,
          * looks at it. */
         kick_progress_thread();
     }
+    return true;
+}
+
+void net_send(int dst, uint8_t op, const void *hdr, size_t hdr_len,
+              const void *payload, size_t payload_len)
+{
+    send_msg(dst, op, hdr, hdr_len, payload, payload_len, false);
+}
+
+bool net_try_send(int dst, uint8_t op)
+{
+    return send_msg(dst, op, NULL, 0, NULL, 0, true);
 }
 
 /* ---- waiting ------------------------------------------------------------ */
@@ -672,19 +698,15 @@ static uint64_t stand_by_for(bool woken)
     return woken || idle >= linger ? 0 : linger - idle;
 }
 
-/* Sleeps until a message (the worker armed), a kick or the timeout (ns;
- * 0: the heartbeat timer's period); says whether a message or a kick came. */
+/* Sleeps until a message (the worker armed), a kick or, if ns is not 0,
+ * ns nanoseconds; says whether a message or a kick came. */
 static bool sleep_for(uint64_t ns)
 {
     struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u) };
-    if (!ns)
-        ts = (struct timespec){ .tv_sec = net.timer_ms / 1000, .tv_nsec = net.timer_ms % 1000 * 1000000L };
     struct epoll_event ev[4];
-    int n = epoll_pwait2(net.epfd, ev, 4, ns || net.timer_ms >= 0 ? &ts : NULL, NULL);
+    int n = epoll_pwait2(net.epfd, ev, 4, ns ? &ts : NULL, NULL);
     if (n < 0 && errno != EINTR)
         dsm_fatal("epoll_pwait2: %s", strerror(errno));
-    if (net.timer)
-        net.timer();
     for (int i = 0; i < n; i++) {
         if (ev[i].data.fd == net.kickfd) {
             uint64_t v;
@@ -843,12 +865,6 @@ void net_init(int rank, int size, const struct net_config *cfg)
     connect_all();
     setup_epoll();
     net_register(NET_OP_DONE, on_done);
-}
-
-void net_set_timer(unsigned period_ms, void (*fn)(void))
-{
-    net.timer_ms = period_ms > 0 ? (int)period_ms : 1;
-    net.timer = fn;
 }
 
 void net_start(void)

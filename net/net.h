@@ -68,15 +68,13 @@ void net_register(uint8_t op, net_handler_t handler);
  * not send its batch until they were applied. */
 void net_register_unlocked(uint8_t op, net_handler_t handler);
 
-/* Has the progress thread call fn (outside the transport lock) at least
- * every period_ms milliseconds, and after every wake-up.  Before
- * net_start(). */
-void net_set_timer(unsigned period_ms, void (*fn)(void));
-
 /* Sends op with body hdr[0..hdr_len) ++ payload[0..payload_len) to node dst.
  * Both buffers may be reused as soon as it returns. */
 void net_send(int dst, uint8_t op, const void *hdr, size_t hdr_len,
               const void *payload, size_t payload_len);
+/* Sends op with an empty body to node dst unless another thread holds the
+ * transport lock; says whether it was sent. */
+bool net_try_send(int dst, uint8_t op);
 
 /* One-sided access to memory other nodes expose.  net_expose() is
  * collective: every node exposes the same number of regions in the same

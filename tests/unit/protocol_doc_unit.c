@@ -184,12 +184,13 @@ static void handlers_match_the_code(FILE *doc)
 }
 
 /* Whether the file at path sends op: a net_send() line holding ", OP, ",
- * or dsm_send_batches(OP, ...); a handler replies NET_OP_DONE through
- * net_send_done(). */
+ * a net_try_send() line holding ", OP)", or dsm_send_batches(OP, ...); a
+ * handler replies NET_OP_DONE through net_send_done(). */
 static bool file_sends(const char *path, const char *op, bool reply)
 {
-    char arg[128], batch[128];
+    char arg[128], last[128], batch[128];
     snprintf(arg, sizeof arg, ", %s, ", op);
+    snprintf(last, sizeof last, ", %s)", op);
     snprintf(batch, sizeof batch, "dsm_send_batches(%s, ", op);
     bool done = reply && !strcmp(op, "NET_OP_DONE");
     FILE *f = fopen(path, "r");
@@ -198,7 +199,8 @@ static bool file_sends(const char *path, const char *op, bool reply)
     char line[1024];
     bool found = false;
     while (!found && fgets(line, sizeof line, f))
-        found = (strstr(line, "net_send(") && strstr(line, arg)) || strstr(line, batch) ||
+        found = (strstr(line, "net_send(") && strstr(line, arg)) ||
+                (strstr(line, "net_try_send(") && strstr(line, last)) || strstr(line, batch) ||
                 (done && strstr(line, "net_send_done("));
     fclose(f);
     return found;
