@@ -9,7 +9,9 @@
  *      sends them to every node;
  *   4. every node invalidates its cached copies of pages that others wrote.
  * Because each node's diffs are acknowledged before it arrives, every home
- * is up to date when the notices go out.
+ * is up to date when the notices go out; on one host, where they are only
+ * posted, every node waits until the homes have applied them all before it
+ * applies the notices (dsm_wait_applied).
  *
  * A node may attach a payload to its arrival; the release carries every
  * payload, concatenated in arrival order, to every node.  The OpenMP layer
@@ -522,6 +524,8 @@ static bool wait_release(void)
         if (released())
             return false;
         bool wanted = idle.wanted && idle.wanted();
+        if (wanted)
+            dsm_wait_applied();
         if (wanted && idle.work()) {
             us = 50;
             continue;
@@ -749,6 +753,7 @@ static void *barrier(enum bar_kind kind, const void *payload, size_t plen, size_
     last.members = h.members;
     if (host_seg_on())
         atomic_store_explicit(&host_seg_news(dsm.node)->done, dsm.epoch + 1, memory_order_release);
+    dsm_wait_applied();
     dsm_ps_lag(idling);
     apply_notices();
     dsm_drop_suspects();

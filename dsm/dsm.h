@@ -259,8 +259,13 @@ void dsm_fault(uint64_t page, bool write);
 /* flush.c: publishes this node's writes at the homes; returns, sorted, the
  * pages written since the previous release.  `barrier`: the release of a
  * barrier, whose notices every node applies (pages written here at their
- * home are unshared, dsm_ps_home_unshare). */
+ * home are unshared, dsm_ps_home_unshare; on one host its diffs may be
+ * still on their way when it returns, dsm_wait_applied). */
 void dsm_release(struct dsm_plist *written, bool barrier);
+/* Waits until the homes have applied every diff batch that barriers'
+ * releases posted (a barrier, before its acquire, and before a node runs
+ * other nodes' tasks in it). */
+void dsm_wait_applied(void);
 /* Sends op with a batch_hdr + batches[n] to every node n with counts[n]
  * entries, and waits until each has answered net_send_done(cookie) once
  * it has applied them (OP_DIFF, and home migration's OP_MIG_COUNTS). */

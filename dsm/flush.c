@@ -5,7 +5,8 @@
  * release: each page it is not home of is diffed against its twin and the
  * runs are applied at the home; the home acknowledges, so when
  * dsm_release() returns every home holds our writes and a node that fetches
- * the page afterwards sees them.
+ * the page afterwards sees them.  A barrier's release on one host does not
+ * wait: the barrier does, once for all nodes (post_batches).
  *
  * The written pages are write-protected first, in coalesced ranges, so that
  * no thread of this node can change a page while it is being diffed; a
@@ -56,6 +57,7 @@
  */
 #include "diff.h"
 #include "dsm.h"
+#include "host_seg.h"
 #include "page_state.h"
 #include "proto.h"
 #include "stats.h"
@@ -147,7 +149,15 @@ static void on_diff(int src, void *body, size_t len)
     free(d.pages);
     free(d.runs);
     dsm_notice_news();
-    net_send_done(src, h->cookie);
+    if (h->cookie) {
+        net_send_done(src, h->cookie);
+        return;
+    }
+    /* Posted by a barrier's release: the nodes in the barrier look. */
+    atomic_fetch_add_explicit(host_seg_applied(dsm.node, src), 1, memory_order_release);
+    for (int n = 0; n < dsm.nodes; n++)
+        if (n != dsm.node)
+            dsm_ring_sleeper(n);
 }
 
 void dsm_flush_register(void)
@@ -218,6 +228,47 @@ void dsm_send_batches(uint8_t op, const struct dsm_buf *batches, const uint64_t 
         net_send(n, op, &h, sizeof h, batches[n].p, batches[n].n);
     }
     net_wait(&w);
+}
+
+/* At a barrier on one host, the release posts its batches instead: it
+ * counts them in the host segment and goes on to the barrier, and the
+ * homes count what they applied; the barrier ends once every batch posted
+ * is applied (dsm_wait_applied).  The release does not wait for each home
+ * to answer, which costs a wake-up of the home's progress thread when its
+ * program thread computes; a home waiting in the barrier applies the
+ * batches itself as it polls.  NAS CG at 2 nodes sent a diff at about a
+ * quarter of its 4,650 barriers, 58-155 us each. */
+static void post_batches(const struct dsm_buf *batches, const uint64_t *counts)
+{
+    for (int n = 0; n < dsm.nodes; n++) {
+        if (!counts[n])
+            continue;
+        atomic_fetch_add_explicit(host_seg_posted(dsm.node, n), 1, memory_order_release);
+        struct batch_hdr h = { .cookie = 0, .count = counts[n] };
+        net_send(n, OP_DIFF, &h, sizeof h, batches[n].p, batches[n].n);
+    }
+}
+
+static bool all_applied(void)
+{
+    for (int to = 0; to < dsm.nodes; to++)
+        for (int from = 0; from < dsm.nodes; from++)
+            if (atomic_load_explicit(host_seg_applied(to, from), memory_order_acquire) <
+                atomic_load_explicit(host_seg_posted(from, to), memory_order_acquire))
+                return false;
+    return true;
+}
+
+void dsm_wait_applied(void)
+{
+    if (!host_seg_on())
+        return;
+    while (!all_applied()) {
+        uint32_t seen = dsm_news();
+        if (all_applied())
+            break;
+        dsm_news_wait_or(seen, 1000, all_applied);
+    }
 }
 
 /* Home pages written with no notice because nobody else held them, that
@@ -619,7 +670,10 @@ static void release(struct dsm_plist *written, bool barrier)
         STAT_ADD(diffs_sent, counts[n]);
         STAT_ADD(diff_bytes_sent, batches[n].n);
     }
-    dsm_send_batches(OP_DIFF, batches, counts);
+    if (barrier && host_seg_on() && !settle_later)
+        post_batches(batches, counts);
+    else
+        dsm_send_batches(OP_DIFF, batches, counts);
     for (size_t i = 0; i < prot.n && settle_later; i++)
         publish_one(prot.pages[i]);
     dsm_plist_free(&prot);

@@ -48,9 +48,26 @@ static size_t news_offset(void)
     return LINE;
 }
 
-static size_t arrivals_offset(void)
+/* Per node, a row of counts per other node, on lines of its own. */
+static size_t counts_row(void)
+{
+    return ((size_t)seg.nodes * sizeof(uint64_t) + LINE - 1) & ~(size_t)(LINE - 1);
+}
+
+static size_t posted_offset(void)
 {
     size_t end = news_offset() + (size_t)seg.nodes * sizeof(struct host_news);
+    return (end + LINE - 1) & ~(size_t)(LINE - 1);
+}
+
+static size_t applied_offset(void)
+{
+    return posted_offset() + (size_t)seg.nodes * counts_row();
+}
+
+static size_t arrivals_offset(void)
+{
+    size_t end = applied_offset() + (size_t)seg.nodes * counts_row();
     return (end + 4095) & ~(size_t)4095;
 }
 
@@ -160,6 +177,16 @@ bool host_seg_on(void)
 struct host_news *host_seg_news(int node)
 {
     return seg.base ? (struct host_news *)(seg.base + news_offset() + (size_t)node * sizeof(struct host_news)) : NULL;
+}
+
+_Atomic uint64_t *host_seg_posted(int from, int to)
+{
+    return (_Atomic uint64_t *)(seg.base + posted_offset() + (size_t)from * counts_row()) + to;
+}
+
+_Atomic uint64_t *host_seg_applied(int to, int from)
+{
+    return (_Atomic uint64_t *)(seg.base + applied_offset() + (size_t)to * counts_row()) + from;
 }
 
 struct host_box *host_seg_arrival(int node, uint64_t epoch)

@@ -7,7 +7,10 @@
  * (barrier.c): one arrival box and one release box per node and barrier
  * parity.  A box is published by storing, with release order, the
  * sequence number it is valid for (the barrier epoch + 1) after its bytes;
- * the reader loads the sequence number with acquire order.  Without the
+ * the reader loads the sequence number with acquire order.  And the counts
+ * of the diff batches a barrier's release posts without waiting for its
+ * homes' answers (flush.c): per pair of nodes, those one node posted to
+ * the other, and those the other applied.  Without the
  * segment (nodes on several hosts, OMPDSM_HOST_SEGMENT=off, a failure to
  * share it), news words are private and barriers go by messages.
  */
@@ -45,6 +48,11 @@ bool host_seg_on(void);
 
 /* The node's news word, in the segment, or NULL when there is none. */
 struct host_news *host_seg_news(int node);
+
+/* The batches node `from` posted to node `to` (written by `from`), and
+ * those of them `to` applied (written by `to`). */
+_Atomic uint64_t *host_seg_posted(int from, int to);
+_Atomic uint64_t *host_seg_applied(int to, int from);
 
 /* The barrier's boxes and the bytes each holds at most. */
 struct host_box *host_seg_arrival(int node, uint64_t epoch);
