@@ -384,9 +384,7 @@ static void publish_arrival(const struct bar_hdr *h, const struct dsm_buf *body)
     } else {
         box_put(box, h, body);
     }
-    for (int n = 0; n < (int)h->members; n++)
-        if (n != dsm.node)
-            dsm_ring_sleeper(n);
+    dsm_ring_other_sleepers((int)h->members);
 }
 
 static const struct bar_hdr *arrival_of(int node)

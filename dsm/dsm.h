@@ -440,6 +440,8 @@ void dsm_notice_news(void);
  * asleep.  Another node's word only when the nodes share a host segment
  * (host_seg.h). */
 void dsm_ring_sleeper(int node);
+/* dsm_ring_sleeper for every node below `nodes` but this one. */
+void dsm_ring_other_sleepers(int nodes);
 /* Like dsm_news_wait, for news another node of the host writes into the
  * host segment: while it polls, it also stops when ready() holds (the
  * awaited word itself, watched before the news word is rung), and it

@@ -155,9 +155,7 @@ static void on_diff(int src, void *body, size_t len)
     }
     /* Posted by a barrier's release: the nodes in the barrier look. */
     atomic_fetch_add_explicit(host_seg_applied(dsm.node, src), 1, memory_order_release);
-    for (int n = 0; n < dsm.nodes; n++)
-        if (n != dsm.node)
-            dsm_ring_sleeper(n);
+    dsm_ring_other_sleepers(dsm.nodes);
 }
 
 void dsm_flush_register(void)
@@ -263,10 +261,10 @@ void dsm_wait_applied(void)
 {
     if (!host_seg_on())
         return;
-    while (!all_applied()) {
+    for (;;) {
         uint32_t seen = dsm_news();
         if (all_applied())
-            break;
+            return;
         dsm_news_wait_or(seen, 1000, all_applied);
     }
 }

@@ -48,16 +48,21 @@ static size_t news_offset(void)
     return LINE;
 }
 
+/* n rounded up to a multiple of `align`, a power of two. */
+static size_t round_up(size_t n, size_t align)
+{
+    return (n + align - 1) & ~(align - 1);
+}
+
 /* Per node, a row of counts per other node, on lines of its own. */
 static size_t counts_row(void)
 {
-    return ((size_t)seg.nodes * sizeof(uint64_t) + LINE - 1) & ~(size_t)(LINE - 1);
+    return round_up((size_t)seg.nodes * sizeof(uint64_t), LINE);
 }
 
 static size_t posted_offset(void)
 {
-    size_t end = news_offset() + (size_t)seg.nodes * sizeof(struct host_news);
-    return (end + LINE - 1) & ~(size_t)(LINE - 1);
+    return round_up(news_offset() + (size_t)seg.nodes * sizeof(struct host_news), LINE);
 }
 
 static size_t applied_offset(void)
@@ -67,8 +72,7 @@ static size_t applied_offset(void)
 
 static size_t arrivals_offset(void)
 {
-    size_t end = applied_offset() + (size_t)seg.nodes * counts_row();
-    return (end + 4095) & ~(size_t)4095;
+    return round_up(applied_offset() + (size_t)seg.nodes * counts_row(), 4096);
 }
 
 static size_t releases_offset(void)

@@ -305,6 +305,13 @@ void dsm_ring_sleeper(int node)
         ring(n);
 }
 
+void dsm_ring_other_sleepers(int nodes)
+{
+    for (int n = 0; n < nodes; n++)
+        if (n != dsm.node)
+            dsm_ring_sleeper(n);
+}
+
 /* Per application thread: the state of the spin loop it may be in. */
 static __thread struct {
     uint64_t last_end;            /* when its previous flush returned */
