@@ -37,25 +37,29 @@ static struct sigaction previous;
 
 /* ---- fetching a page from its home -------------------------------------- */
 
-/* A one-sided get of pages page..page+n-1 (one run of a segment, one
- * home, all claimed) from the home's runtime view.  The pages this node is
- * not a sharer of yet are registered first, in the same batch: the home
- * then counts our copy in every decision it takes after the get (it notes
- * its writes to them, and catches those it made to a page it held
- * writable, at its next release), so the copy need not be dropped as
- * suspect at our next acquire and fetched a second time. */
-static void fetch(uint64_t page, uint64_t n, int home)
+/* A one-sided get of pages page, page + stride, ... (n of them, one
+ * segment, one home, all claimed) from the home's runtime view: one get
+ * for a run (stride 1), one per page otherwise, in one batch.  The pages
+ * this node is not a sharer of yet are registered first, in the same
+ * batch: the home then counts our copy in every decision it takes after
+ * the get (it notes its writes to them, and catches those it made to a
+ * page it held writable, at its next release), so the copy need not be
+ * dropped as suspect at our next acquire and fetched a second time. */
+static void fetch(uint64_t page, uint64_t n, uint64_t stride, int home)
 {
     struct dsm_seg *seg = dsm_seg_of(page);
-    uint64_t masks[n / 64 + 2];
-    dsm_populate(page, n);
+    uint64_t masks[stride == 1 ? n / 64 + 2 : n + 1], end = page + n * stride;
+    uint64_t piece = stride == 1 ? n : 1, step = stride == 1 ? n : stride;   /* pages of a get */
+    for (uint64_t q = page; q < end; q += step)
+        dsm_populate(q, piece);
     struct net_wait w;
     net_rma_begin(&w);
-    dsm_ps_register_run(&w, page, n, home, masks);
-    net_rma_get(&w, home, seg->net_id, (page - seg->first_page) << dsm.page_shift, dsm_rt(page),
-                n << dsm.page_shift);
+    dsm_ps_register_run(&w, page, n, stride, home, masks);
+    for (uint64_t q = page; q < end; q += step)
+        net_rma_get(&w, home, seg->net_id, (q - seg->first_page) << dsm.page_shift, dsm_rt(q),
+                    piece << dsm.page_shift);
     net_rma_end(&w);
-    for (uint64_t q = page; q < page + n; q++) {
+    for (uint64_t q = page; q < end; q += stride) {
         if (dsm_flag(q, PF_HELD))
             dsm_refresh_fetched(q);
         dsm_ps_fetched(q, true);
@@ -100,14 +104,17 @@ const void *dsm_home_page_bytes(const void *addr)
  * array, or over several arrays at once), any page, in a window that
  * doubles at each fault of the sweep, as the kernel's own read-ahead does:
  * a sweep over many pages then costs a few large gets, not one per page.
- * Other pages never held are left alone: they may not be needed at all.
- * The pages are claimed (marked BUSY) here.  Returns how many follow
- * `page`; no stripe lock may be held. */
-static uint64_t claim_readahead(uint64_t page, int home, uint64_t max, bool sweep)
+ * A sweep may also go down a column, a page of every plane (a transpose, a
+ * line sweep along the slowest axis: NAS FT's third FFT reads pages 256
+ * apart): then the pages `stride` apart are read ahead, one get each in
+ * one batch.  Other pages never held are left alone: they may not be
+ * needed at all.  The pages are claimed (marked BUSY) here.  Returns how
+ * many follow `page`; no stripe lock may be held. */
+static uint64_t claim_readahead(uint64_t page, int home, uint64_t max, bool sweep, uint64_t stride)
 {
     struct dsm_seg *seg = dsm_seg_of(page);
     uint64_t end = seg->first_page + seg->npages, n = 0;
-    for (uint64_t q = page + 1; q < end && n < max; q++, n++) {
+    for (uint64_t q = page + stride; q < end && n < max; q += stride, n++) {
         if (dsm_home_known(q) != home)
             break;
         struct dsm_stripe *s = dsm_stripe(q);
@@ -123,19 +130,25 @@ static uint64_t claim_readahead(uint64_t page, int home, uint64_t max, bool swee
     return n;
 }
 
-/* This thread's last few sweeps: the pages the last run read ahead,
- * [ahead, end), and the read-ahead window of the next fault, at end.  A
- * stencil sweeps many arrays at once (Himeno's solver 14), each a sweep of
- * its own.  The window grows to at most SWEEP_MAX_PAGES: the last window
- * of a sweep usually runs past what the node uses (into the neighbour's
- * rows), and those pages stay registered as shared, so the home takes a
- * write fault on each, and this node fetches it again, whenever the home
- * writes it.  16 pages (64 KiB per get) keep that small; 64 made profiled
- * Laplace and Himeno 4-7 % slower with a node slowed (interleaved runs). */
-enum { SWEEPS = 32, SWEEP_MAX_PAGES = 16 };
+/* This thread's last few sweeps: the pages the last run read ahead (from
+ * `ahead`, `stride` apart, up to `end`), and the read-ahead window of the
+ * next fault, at `end`.  A stencil sweeps many arrays at once (Himeno's
+ * solver 14), each a sweep of its own.  The window grows to at most
+ * SWEEP_MAX_PAGES: the last window of a sweep usually runs past what the
+ * node uses (into the neighbour's rows), and those pages stay registered
+ * as shared, so the home takes a write fault on each, and this node
+ * fetches it again, whenever the home writes it.  16 pages (64 KiB per
+ * get) keep that small; 64 made profiled Laplace and Himeno 4-7 % slower
+ * with a node slowed (interleaved runs).  A column is recognised by three
+ * misses the same distance apart (at most STRIDE_MAX pages) among this
+ * thread's last MISSES that continued no sweep; its window starts at
+ * STRIDE_FIRST pages. */
+enum { SWEEPS = 32, SWEEP_MAX_PAGES = 16, MISSES = 8, STRIDE_FIRST = 2, STRIDE_MAX = 1 << 16 };
 static __thread struct {
-    uint64_t ahead[SWEEPS], end[SWEEPS], window[SWEEPS];
+    uint64_t ahead[SWEEPS], end[SWEEPS], window[SWEEPS], stride[SWEEPS];
     unsigned oldest;
+    uint64_t missed[MISSES];
+    unsigned next_miss;
 } sweeps;
 
 /* The slot of the sweep a fault at `page` continues, or -1. */
@@ -147,43 +160,67 @@ static int sweep_of(uint64_t page)
     return -1;
 }
 
+/* The distance of the column a miss at `page` continues (two earlier
+ * misses at page - stride and page - 2 stride), or 1.  The miss is
+ * remembered. */
+static uint64_t column_of(uint64_t page)
+{
+    uint64_t stride = 1;
+    for (int i = 0; i < MISSES && stride == 1; i++) {
+        uint64_t d = page - sweeps.missed[i];
+        if (sweeps.missed[i] >= page || d < 2 || d > STRIDE_MAX || sweeps.missed[i] < d)
+            continue;
+        for (int j = 0; j < MISSES; j++)
+            if (sweeps.missed[j] == sweeps.missed[i] - d)
+                stride = d;
+    }
+    sweeps.missed[sweeps.next_miss] = page;
+    sweeps.next_miss = (sweeps.next_miss + 1) % MISSES;
+    return stride;
+}
+
 /* The read-ahead window of a fault in sweep `slot` (-1: none). */
 static uint64_t sweep_window(int slot)
 {
+    if (slot >= 0 && sweeps.stride[slot] > 1)
+        return sweeps.window[slot];
     uint64_t w = slot < 0 ? 0 : sweeps.window[slot];
     return w > dsm_cfg.readahead ? w : dsm_cfg.readahead;
 }
 
-/* Records the run fetched at a fault at `page`, n pages read ahead, in its
- * sweep's slot (whose window doubles) or the oldest slot.  The pages the
- * sweep's previous run read ahead count now as read for home migration:
- * the sweep went past them, as each would have faulted without the
- * read-ahead.  (Those of a sweep's last run are not counted: a read-ahead
- * may run past what this node uses.) */
-static void remember_sweep(int slot, uint64_t page, uint64_t n)
+/* Records the run fetched at a fault at `page`, n pages read ahead
+ * `stride` apart in a window of `window`, in its sweep's slot or the
+ * oldest slot; the next window doubles, but that of a fault that began no
+ * sweep (OMPDSM_READAHEAD).  The pages the sweep's previous run read ahead
+ * count now as read for home migration: the sweep went past them, as each
+ * would have faulted without the read-ahead.  (Those of a sweep's last run
+ * are not counted: a read-ahead may run past what this node uses.) */
+static void remember_sweep(int slot, uint64_t page, uint64_t n, uint64_t stride, uint64_t window)
 {
-    uint64_t w = 2 * sweep_window(slot);
+    uint64_t w = 2 * window;
     if (slot < 0) {
         slot = (int)sweeps.oldest;
         sweeps.oldest = (sweeps.oldest + 1) % SWEEPS;
-        w = dsm_cfg.readahead;
-    } else {
+        if (stride == 1)
+            w = dsm_cfg.readahead;
+    } else if (sweeps.stride[slot] == 1) {
         for (uint64_t q = sweeps.ahead[slot]; q < sweeps.end[slot]; q++)
             dsm_count_fault(q, false);
     }
-    sweeps.ahead[slot] = page + 1;
-    sweeps.end[slot] = page + 1 + n;
+    sweeps.ahead[slot] = page + stride;
+    sweeps.end[slot] = page + (n + 1) * stride;
+    sweeps.stride[slot] = stride;
     sweeps.window[slot] = w < SWEEP_MAX_PAGES ? w : SWEEP_MAX_PAGES;
 }
 
-/* The claimed pages page+1..page+n, one contiguous run (one mprotect),
- * become read-only.  They count as faults for home migration only once
- * the sweep goes past them (remember_sweep). */
-static void release_readahead(uint64_t page, uint64_t n)
+/* The claimed pages page + stride, ... (n of them) become read-only (one
+ * mprotect if they are contiguous).  They count as faults for home
+ * migration only once the sweep goes past them (remember_sweep). */
+static void release_readahead(uint64_t page, uint64_t n, uint64_t stride)
 {
     uint64_t run[n + 1];
     for (uint64_t i = 0; i < n; i++)
-        run[i] = page + 1 + i;
+        run[i] = page + (i + 1) * stride;
     dsm_settle_claimed(run, n, PG_RO, DSM_EV_READ_MISS);
 }
 
@@ -272,11 +309,22 @@ static void remote_fault(uint64_t page, bool write, int home, struct dsm_stripe 
         dsm_ps_claim(page);
         dsm_unlock(&s->mu);
         int sweep = sweep_of(page);
-        uint64_t ahead = claim_readahead(page, home, sweep_window(sweep), sweep >= 0);
-        fetch(page, 1 + ahead, home);
-        release_readahead(page, ahead);
-        remember_sweep(sweep, page, ahead);
-        remember_read_with(page, ahead);
+        uint64_t stride = sweep >= 0 ? sweeps.stride[sweep] : 1, window = sweep_window(sweep);
+        uint64_t ahead = claim_readahead(page, home, window, sweep >= 0, stride);
+        /* Pages held before, next to this one, are read ahead first: a
+         * column's next pages are needed later than its neighbours. */
+        uint64_t column = sweep < 0 ? column_of(page) : 1;
+        if (!ahead && column > 1 && dsm_cfg.readahead) {
+            stride = column;
+            window = STRIDE_FIRST;
+            ahead = claim_readahead(page, home, window, true, stride);
+        }
+        fetch(page, 1 + ahead, stride, home);
+        release_readahead(page, ahead, stride);
+        remember_sweep(sweep, page, ahead, stride, window);
+        if (stride > 1)         /* the fault may begin a sweep along the row too */
+            remember_sweep(-1, page, 0, 1, 0);
+        remember_read_with(page, stride == 1 ? ahead : 0);
         dsm_lock(&s->mu);
     }
     dsm_ps_remote_fault(page, write);

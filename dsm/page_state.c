@@ -557,11 +557,12 @@ void dsm_ps_home_protect(const uint64_t *sorted, size_t n)
 
 static const uint64_t one = 1;
 
-void dsm_ps_register_run(struct net_wait *w, uint64_t page, uint64_t n, int home, uint64_t *masks)
+void dsm_ps_register_run(struct net_wait *w, uint64_t page, uint64_t n, uint64_t stride, int home,
+                         uint64_t *masks)
 {
     size_t k = 0;
     uint64_t word = 0;
-    for (uint64_t q = page; q < page + n; q++) {
+    for (uint64_t q = page; q < page + n * stride; q += stride) {
         if (dsm_flag(q, PF_SHARER))
             continue;
         if (k && q / 64 != word)

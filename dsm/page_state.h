@@ -90,12 +90,13 @@ void dsm_set_home(uint64_t page, int home);
 /* ---- the fault path (fault.c) ---- */
 /* Stripe lock held, page not BUSY: marks it BUSY. */
 void dsm_ps_claim(uint64_t page);
-/* Before a get of the claimed pages page..page+n-1 from `home`: posts in
- * the batch w the registration of those this node is not a sharer of yet
- * (their bits in the home's bitmap, then its count), ordered before
- * whatever the batch posts next.  masks: room for n / 64 + 2 words, valid
- * until the batch ends. */
-void dsm_ps_register_run(struct net_wait *w, uint64_t page, uint64_t n, int home, uint64_t *masks);
+/* Before a get of the claimed pages page, page + stride, ... (n of them)
+ * from `home`: posts in the batch w the registration of those this node is
+ * not a sharer of yet (their bits in the home's bitmap, then its count),
+ * ordered before whatever the batch posts next.  masks: room for
+ * n / 64 + 2 words (n + 1 if stride > 1), valid until the batch ends. */
+void dsm_ps_register_run(struct net_wait *w, uint64_t page, uint64_t n, uint64_t stride, int home,
+                         uint64_t *masks);
 /* A claimed page has just been fetched (registered: by dsm_ps_register_run
  * before the get; otherwise at our next release). */
 void dsm_ps_fetched(uint64_t page, bool registered);

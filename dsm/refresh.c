@@ -118,7 +118,7 @@ static void fetch_runs(const uint64_t *pages, size_t k)
                         && dsm_seg_of(pages[j]) == seg; j++)
             ;
         uint64_t m = j - i;
-        dsm_ps_register_run(&w, pages[i], m, home, masks + used);
+        dsm_ps_register_run(&w, pages[i], m, 1, home, masks + used);
         used += m / 64 + 2;
         net_rma_get(&w, home, seg->net_id, (pages[i] - seg->first_page) << dsm.page_shift, dsm_rt(pages[i]),
                     m << dsm.page_shift);

@@ -136,7 +136,7 @@ static void take(uint64_t page, bool installed)
         uint64_t masks[2];
         struct net_wait w;
         net_rma_begin(&w);
-        dsm_ps_register_run(&w, page, 1, dsm_home_of(page), masks);
+        dsm_ps_register_run(&w, page, 1, 1, dsm_home_of(page), masks);
         net_rma_end(&w);
     }
     dsm_ps_fetched(page, !installed);
