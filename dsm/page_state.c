@@ -48,7 +48,7 @@ const struct dsm_ps_rule dsm_ps_rules[] = {
     { DSM_EV_WRITE_AHEAD,    RO,      BUSY,        TWIN | HOT,       PG_RW,       TWIN,        BUSY | HOT },
     { DSM_EV_HOME_READ,      INV | RO, 0,          BUSY | TWIN | HOT, PG_RO,      0,           BUSY | TWIN | HOT },
     { DSM_EV_HOME_WRITE,     INV | RO, 0,          BUSY | TWIN | HOT, PG_RW,      0,           BUSY | TWIN | HOT },
-    { DSM_EV_HOME_WRITE_AHEAD, RO,    BUSY,        TWIN | HOT,       PG_RW,       0,           BUSY | TWIN | HOT },
+    { DSM_EV_HOME_WRITE_AHEAD, INV | RO, BUSY,     TWIN | HOT,       PG_RW,       0,           BUSY | TWIN | HOT },
     { DSM_EV_HOME_UNSHARED,  INV | RO, 0,          BUSY | TWIN | HOT, PG_RW,      0,           BUSY | TWIN | HOT },
     { DSM_EV_HOME_PINNED,    INV | RO, 0,          BUSY | HOT,       PG_RW,       0,           BUSY | HOT },
     { DSM_EV_WATCH,          RW,      0,           BUSY | HRW | HOT, DSM_PS_SAME, HRW,         BUSY | HOT },
@@ -419,7 +419,7 @@ bool dsm_ps_home_fault(uint64_t page, bool write)
         settle(page, PG_RW);
         after(page, DSM_EV_HOME_PINNED, b);
     } else if (home_unshared(page, b)) {
-        /* writable, watched */
+        return write;   /* writable, watched */
     } else if (write) {
         dsm_note_written(page);
         settle(page, PG_RW);
@@ -432,17 +432,39 @@ bool dsm_ps_home_fault(uint64_t page, bool write)
     return false;
 }
 
+/* A page nobody else held is watched once writable, as home-unshared
+ * leaves one; a node that registered for it in between (the run is not
+ * writable to it before) makes it noted instead.  With one application
+ * thread no release runs meanwhile. */
 void dsm_ps_home_write_ahead(uint64_t first, uint64_t n)
 {
     struct snap b[n];
+    bool shared[n];
+    memset(b, 0, sizeof b);     /* GCC 12 cannot see the loop fill it */
     for (uint64_t i = 0; i < n; i++) {
         struct dsm_stripe *s = dsm_stripe(first + i);
         dsm_lock(&s->mu);
         b[i] = before(first + i);
-        dsm_note_written(first + i);
+        shared[i] = dsm_shared(first + i);
+        if (shared[i])
+            dsm_note_written(first + i);
         dsm_unlock(&s->mu);
     }
     run_writable(first, n, b, DSM_EV_HOME_WRITE_AHEAD);
+    for (uint64_t i = 0; i < n; i++) {
+        if (shared[i])
+            continue;
+        struct dsm_stripe *s = dsm_stripe(first + i);
+        dsm_lock(&s->mu);
+        dsm_lock(&dsm.lists_mu);
+        shared[i] = dsm_shared(first + i);
+        if (!shared[i])
+            watch_locked(first + i);
+        dsm_unlock(&dsm.lists_mu);
+        if (shared[i])
+            dsm_note_written(first + i);
+        dsm_unlock(&s->mu);
+    }
 }
 
 /* ---- claiming and settling lists ---------------------------------------- */

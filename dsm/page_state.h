@@ -105,10 +105,12 @@ void dsm_ps_fetched(uint64_t page, bool registered);
 void dsm_ps_remote_fault(uint64_t page, bool write);
 void dsm_ps_write_ahead(uint64_t first, uint64_t n, const bool *ahead, bool counted);
 /* Stripe lock held, the page at its home, INVALID or RO; says whether it
- * was a write noted at the home of a shared page (home-write). */
+ * was a write that made it writable (home-write, noted, of a shared page;
+ * home-unshared, watched, of a page nobody else holds). */
 bool dsm_ps_home_fault(uint64_t page, bool write);
-/* The claimed pages first..first+n-1, shared, read-only at their home,
- * this node: noted as written, then writable in one step. */
+/* The claimed pages first..first+n-1, read-only at their home, this node,
+ * one application thread: the shared ones noted as written, then all
+ * writable in one step, then those nobody else held watched. */
 void dsm_ps_home_write_ahead(uint64_t first, uint64_t n);
 
 /* ---- claiming and settling lists of pages ---- */
