@@ -194,7 +194,8 @@ static uint64_t sweep_window(int slot)
  * sweep (OMPDSM_READAHEAD).  The pages the sweep's previous run read ahead
  * count now as read for home migration: the sweep went past them, as each
  * would have faulted without the read-ahead.  (Those of a sweep's last run
- * are not counted: a read-ahead may run past what this node uses.) */
+ * are not counted: a read-ahead may run past what this node uses; nor are
+ * a column's, only a run's.) */
 static void remember_sweep(int slot, uint64_t page, uint64_t n, uint64_t stride, uint64_t window)
 {
     uint64_t w = 2 * window;
