@@ -128,10 +128,10 @@ void dsm_settle_claimed(const uint64_t *sorted, size_t n, enum dsm_state st, enu
 /* The sorted pages a release is about to diff: claimed (marked BUSY, after
  * waiting for any fetch or flush under way on each), then write-protected,
  * so that a write made while the diff is taken faults and waits. */
+void dsm_claim_written(const uint64_t *sorted, size_t n);
 /* Home pages just taken out of home_rw (sorted), that no release will
  * announce: read-only, so that the home's next write is noted. */
 void dsm_ps_home_protect(const uint64_t *sorted, size_t n);
-void dsm_claim_written(const uint64_t *sorted, size_t n);
 /* Sets our bits in the homes' sharer bitmaps for the pages fetched since
  * the last release (`fresh`), then moves them to `suspect`. */
 void dsm_register_fresh(void);
