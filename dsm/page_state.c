@@ -774,12 +774,12 @@ static void unwatch(uint64_t page)
 }
 
 /* Takes out of home_rw the pages `gone` says; lists_mu held. */
-static void unwatch_if(bool (*gone)(uint64_t page), struct dsm_plist *found)
+static void unwatch_if(bool (*gone)(uint64_t page, const void *arg), const void *arg, struct dsm_plist *found)
 {
     struct dsm_plist *l = &dsm.home_rw;
     for (size_t i = 0; i < l->n;) {
         uint64_t p = l->pages[i];
-        if (gone(p)) {
+        if (gone(p, arg)) {
             l->pages[i] = l->pages[--l->n];
             unwatch(p);
             if (found)
@@ -790,11 +790,33 @@ static void unwatch_if(bool (*gone)(uint64_t page), struct dsm_plist *found)
     }
 }
 
+static bool shared(uint64_t page, const void *arg)
+{
+    (void)arg;
+    return dsm_shared(page);
+}
+
 void dsm_ps_unwatch_shared(struct dsm_plist *found)
 {
     dsm_lock(&dsm.lists_mu);
-    unwatch_if(dsm_shared, found);
+    unwatch_if(shared, NULL, found);
     dsm_unlock(&dsm.lists_mu);
+}
+
+static bool listed(uint64_t page, const void *sorted)
+{
+    return dsm_plist_has(sorted, page);
+}
+
+void dsm_ps_home_rewatch(const struct dsm_plist *sorted)
+{
+    struct dsm_plist found = { 0 };
+    dsm_lock(&dsm.lists_mu);
+    unwatch_if(listed, sorted, &found);
+    dsm_unlock(&dsm.lists_mu);
+    dsm_plist_sort(&found);
+    dsm_ps_home_protect(found.pages, found.n);
+    dsm_plist_free(&found);
 }
 
 /* ---- the acquire --------------------------------------------------------- */
@@ -1059,8 +1081,9 @@ void dsm_ps_exit(uint64_t first, uint64_t n)
     open_range(first, n, DSM_EV_EXIT);
 }
 
-static bool homed_elsewhere(uint64_t page)
+static bool homed_elsewhere(uint64_t page, const void *arg)
 {
+    (void)arg;
     return dsm.home[page] != (uint16_t)(dsm.node + 1);
 }
 
@@ -1070,7 +1093,7 @@ static bool homed_elsewhere(uint64_t page)
 void dsm_rehome_end(struct dsm_rehoming *r)
 {
     dsm_lock(&dsm.lists_mu);
-    unwatch_if(homed_elsewhere, NULL);
+    unwatch_if(homed_elsewhere, NULL, NULL);
     dsm_unlock(&dsm.lists_mu);
     dsm_invalidate(r->out.pages, NULL, r->out.n);
     dsm_plist_sort(&r->in);

@@ -1,8 +1,9 @@
 /*
  * rehome.h: what home migration (migrate/) takes from the page-state
  * module (page_state.c) beyond dsm.h: the rehome transition, through which
- * it moves homes instead of writing the coherence tables, and whether a
- * page at its home is shared.  Of the layers above, migrate/ alone
+ * it moves homes instead of writing the coherence tables, whether a page
+ * at its home is shared, and the write-protection of the home's own pages
+ * whose writes it must count.  Of the layers above, migrate/ alone
  * includes it (tests/unit/layers.sh); page_state.h includes it for the
  * files of dsm/.
  */
@@ -24,5 +25,11 @@ struct dsm_rehoming {
 void dsm_rehome_begin(void);
 void dsm_rehome(struct dsm_rehoming *r, uint64_t page, int to);
 void dsm_rehome_end(struct dsm_rehoming *r);
+
+/* Home pages of the sorted list that are watched as unshared: out of the
+ * watch and read-only (unwatch, claim, home-protect), so that the home's
+ * next write of each is a fault again, which migration counts.  No stripe
+ * lock held; at a migration point. */
+void dsm_ps_home_rewatch(const struct dsm_plist *sorted);
 
 #endif

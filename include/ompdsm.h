@@ -71,9 +71,9 @@ void ompdsm_get_stats(ompdsm_stats_t *out);
 
 /* Home migration, collective: a barrier at which every page whose faults
  * since the previous migration came mostly from another node moves its home
- * there (reads + 2 x writes; a page its home wrote stays).  Every node calls
- * it at the same point; in an OpenMP program, every thread of the team, in
- * a parallel region.  OMPDSM_MIGRATE triggers the same step at the barriers
+ * there (reads + 2 x writes; a page its home wrote moves only to a node that
+ * outweighs the home by 40 %).  Every node calls it at the same point; in
+ * an OpenMP program, every thread of the team, in a parallel region.  OMPDSM_MIGRATE triggers the same step at the barriers
  * that end parallel regions and worksharing loops. */
 void ompdsm_barrier_migrate_home(void);
 

@@ -20,9 +20,12 @@
  * Every node learns every move before any node runs on, so no node can act
  * on an outdated home.
  *
- * The home's own writes keep a page where it is.  Writes the home made to
- * a page nobody else held are not faults (the page stays writable, PF_HRW),
- * so such a page is kept as if written, as long as nobody else fetched it.
+ * The home's own writes weigh against a move (decide.c).  Writes the home
+ * made to a page nobody else held are not faults (the page stays writable,
+ * PF_HRW), so such a page is kept as if written, as long as nobody else
+ * fetched it; and the pages the home wrote in a region, where another node
+ * touched them too, are write-protected again at the migration point, so
+ * that its writes in the next are counted (contested_writes).
  */
 #include "migrate.h"
 
@@ -166,9 +169,42 @@ static bool keep(uint64_t page)
     return dsm_pinned(page) || (dsm_flag(page, PF_HRW) && !dsm_shared(page));
 }
 
-static struct mig_move *decide(size_t *n)
+/* A page its home holds writable and watched as unshared (PF_HRW: after a
+ * barrier unshared it, or after a migration brought it) takes its home's
+ * writes without a fault, so without a count.  Where another node touches
+ * the page too, the other's counts alone then decide: NAS IS's nodes both
+ * add into every page of one histogram, and each half went to the node that
+ * zeroes the other half, each node then diffing its half to the other at
+ * every ranking.  So the pages the home wrote in the closing region and
+ * another node touched are write-protected again once the moves are made
+ * (dsm_ps_home_rewatch): the home's next write of each faults and is
+ * counted (a sweep's write-ahead takes the following ones in one step,
+ * counted too).  A page no other node touched cannot move whatever the
+ * home's count, and is left writable: protecting every page the home wrote
+ * (those it adopted too) cost NAS FT and MG more in faults than the counts
+ * gained.
+ *
+ * Here: the pages this home wrote in the closing region that another node
+ * touched too (from the counts, before the decision reorders them),
+ * sorted. */
+static void contested_writes(struct dsm_plist *contested)
+{
+    struct dsm_plist others = { 0 };
+    for (size_t i = 0; i < inbox.n; i++)
+        if (inbox.v[i].node != dsm.node)
+            dsm_plist_add(&others, inbox.v[i].page);
+    dsm_plist_sort_unique(&others);
+    for (size_t i = 0; i < inbox.n; i++)
+        if (inbox.v[i].node == dsm.node && inbox.v[i].writes && dsm_plist_has(&others, inbox.v[i].page))
+            dsm_plist_add(contested, inbox.v[i].page);
+    dsm_plist_sort_unique(contested);
+    dsm_plist_free(&others);
+}
+
+static struct mig_move *decide(size_t *n, struct dsm_plist *contested)
 {
     dsm_lock(&inbox.mu);
+    contested_writes(contested);
     struct mig_move *moves = xcalloc(inbox.n + 1, sizeof *moves);
     *n = mig_decide(inbox.v, inbox.n, dsm.nodes, dsm.node, keep, past, point, moves);
     inbox.n = 0;
@@ -285,12 +321,15 @@ static void migrate_step(void)
     send_counts();
     dsm_barrier();
     size_t n;
-    struct mig_move *mine = decide(&n);
+    struct dsm_plist contested = { 0 };
+    struct mig_move *mine = decide(&n, &contested);
     size_t len;
     struct mig_move *all = dsm_barrier_gather(mine, n * sizeof *mine, &len);
     free(mine);
     n = len / sizeof *all;
     apply_moves(all, n);
+    dsm_ps_home_rewatch(&contested);
+    dsm_plist_free(&contested);
     record_point(all, n);
     moved_total += n;
     auto_adjust(n);

@@ -39,13 +39,14 @@ struct mig_past {
 
 /* Decides the new homes of pages that node `self` is home of, from the
  * counts of every node (c is reordered), at migration point `point`.  A
- * page stays where it is if keep(page) says so, if the home itself wrote
- * it in the region, if no node wrote it, or if it would go back to the
- * home it last left (past[page], which may be NULL) less than
- * 8^bounces points after it arrived; otherwise it goes to the node with
- * the largest reads + 2 x writes, the home winning ties, and ties between
- * other nodes going to the one given the fewest pages so far.  Writes at
- * most n moves to out; returns their number. */
+ * page stays where it is if keep(page) says so, if no node wrote it in
+ * the region, or if it would go back to the home it last left
+ * (past[page], which may be NULL) less than 8^bounces points after it
+ * arrived; otherwise it goes to the node with the largest
+ * reads + 2 x writes, the home winning ties, and ties between other nodes
+ * going to the one given the fewest pages so far -- but a page the home
+ * wrote goes only where that weight exceeds the home's by a margin
+ * (decide.c).  Writes at most n moves to out; returns their number. */
 size_t mig_decide(struct mig_count *c, size_t n, int nodes, int self, bool (*keep)(uint64_t page),
                   const struct mig_past *past, uint32_t point, struct mig_move *out);
 

@@ -1,9 +1,10 @@
 /*
  * The migration policy (migrate/decide.c) on hand-made counts: the heaviest
- * node (reads + 2 x writes) becomes home; a page the home wrote, that
- * nobody wrote, that keep() protects, or that would go back to the home it
- * last left too soon, stays; the home wins ties; ties among other nodes are spread
- * evenly.
+ * node (reads + 2 x writes) becomes home; a page the home wrote moves only
+ * to a node that outweighs the home by the margin (1.4 times its weight); a
+ * page nobody wrote, that keep() protects, or that would go back to the home
+ * it last left too soon, stays; the home wins ties; ties among other nodes
+ * are spread evenly.
  */
 #include "../../migrate/migrate.h"
 
@@ -47,10 +48,12 @@ static void weights(void)
     struct mig_count c[] = {
         { 1, 1, 3, 0 }, { 1, 2, 0, 2 },            /* page 1: node 1 weighs 3, node 2 weighs 4 */
         { 2, 1, 5, 0 }, { 2, 0, 4, 0 },            /* page 2: read only: stays */
-        { 3, 1, 4, 0 }, { 3, 0, 2, 1 },            /* page 3: the home wrote it: stays */
+        { 3, 1, 4, 0 }, { 3, 0, 2, 1 },            /* page 3: the home wrote it, a tie: stays */
         { 8, 1, 5, 0 }, { 8, 2, 0, 2 },            /* page 8: node 1 (5) beats the writer (4) */
         { 9, 1, 2, 1 }, { 9, 0, 4, 0 },            /* page 9: tie with the home: stays */
-        { 4, 0, 0, 1 }, { 4, 1, 100, 100 },        /* page 4: the home wrote it: stays */
+        { 4, 0, 0, 1 }, { 4, 1, 100, 100 },        /* page 4: node 1 far outweighs the writing home */
+        { 10, 0, 4, 3 }, { 10, 1, 13, 0 },         /* page 10: 13 against the writing home's 10: stays */
+        { 11, 0, 4, 3 }, { 11, 1, 15, 0 },         /* page 11: 15 against 10, past the margin */
         { 5, 0, 9, 0 },                            /* page 5: only the home: stays */
         { 6, 2, 1, 0 }, { 6, 2, 1, 1 },            /* page 6: two entries of node 2 add up */
         { 7, 1, 50, 0 },                           /* page 7: protected by keep() */
@@ -63,11 +66,13 @@ static void weights(void)
     EXPECT(dest(m, k, 3) == -1, "page 3 (written by its home) moved to %d", dest(m, k, 3));
     EXPECT(dest(m, k, 8) == 1, "page 8 should go to node 1, went to %d", dest(m, k, 8));
     EXPECT(dest(m, k, 9) == -1, "page 9 (tie with the home) moved to %d", dest(m, k, 9));
-    EXPECT(dest(m, k, 4) == -1, "page 4 (written by its home) moved to %d", dest(m, k, 4));
+    EXPECT(dest(m, k, 4) == 1, "page 4 should go to node 1, went to %d", dest(m, k, 4));
+    EXPECT(dest(m, k, 10) == -1, "page 10 (within the home's margin) moved to %d", dest(m, k, 10));
+    EXPECT(dest(m, k, 11) == 1, "page 11 should go to node 1, went to %d", dest(m, k, 11));
     EXPECT(dest(m, k, 5) == -1, "page 5 (home only) moved to %d", dest(m, k, 5));
     EXPECT(dest(m, k, 6) == 2, "page 6 should go to node 2, went to %d", dest(m, k, 6));
     EXPECT(dest(m, k, 7) == -1, "page 7 (kept) moved to %d", dest(m, k, 7));
-    EXPECT(k == 3, "expected 3 moves, got %zu", k);
+    EXPECT(k == 5, "expected 5 moves, got %zu", k);
     for (size_t i = 0; i < k; i++)
         EXPECT(m[i].from == 0, "move of page %lu does not come from the home", (unsigned long)m[i].page);
 }
