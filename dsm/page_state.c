@@ -808,7 +808,7 @@ static bool listed(uint64_t page, const void *sorted)
     return dsm_plist_has(sorted, page);
 }
 
-void dsm_ps_home_rewatch(const struct dsm_plist *sorted)
+void dsm_home_reprotect(const struct dsm_plist *sorted)
 {
     struct dsm_plist found = { 0 };
     dsm_lock(&dsm.lists_mu);

@@ -30,6 +30,6 @@ void dsm_rehome_end(struct dsm_rehoming *r);
  * watch and read-only (unwatch, claim, home-protect), so that the home's
  * next write of each is a fault again, which migration counts.  No stripe
  * lock held; at a migration point. */
-void dsm_ps_home_rewatch(const struct dsm_plist *sorted);
+void dsm_home_reprotect(const struct dsm_plist *sorted);
 
 #endif

@@ -24,7 +24,7 @@
  * made to a page nobody else held are not faults (the page stays writable,
  * PF_HRW), so such a page is kept as if written, as long as nobody else
  * fetched it; and the pages the home wrote in a region, where another node
- * touched them too, are write-protected again at the migration point, so
+ * wrote them too, are write-protected again at the migration point, so
  * that its writes in the next are counted (contested_writes).
  */
 #include "migrate.h"
@@ -171,27 +171,28 @@ static bool keep(uint64_t page)
 
 /* A page its home holds writable and watched as unshared (PF_HRW: after a
  * barrier unshared it, or after a migration brought it) takes its home's
- * writes without a fault, so without a count.  Where another node touches
+ * writes without a fault, so without a count.  Where another node writes
  * the page too, the other's counts alone then decide: NAS IS's nodes both
  * add into every page of one histogram, and each half went to the node that
  * zeroes the other half, each node then diffing its half to the other at
  * every ranking.  So the pages the home wrote in the closing region and
- * another node touched are write-protected again once the moves are made
- * (dsm_ps_home_rewatch): the home's next write of each faults and is
- * counted (a sweep's write-ahead takes the following ones in one step,
- * counted too).  A page no other node touched cannot move whatever the
- * home's count, and is left writable: protecting every page the home wrote
- * (those it adopted too) cost NAS FT and MG more in faults than the counts
- * gained.
+ * another node wrote too are write-protected again once the moves are made
+ * (dsm_home_reprotect): the home's next write of each faults and is counted
+ * (a sweep's write-ahead takes the following ones in one step, counted
+ * too).  The others are left writable: a page no other node touched cannot
+ * move whatever the home's count, and one another node only read hardly
+ * outweighs a home that wrote it.  Protecting those too, or the pages the
+ * home adopts, cost more faults than the counts gained (NAS FT, whose
+ * transposes read many pages their homes write: 4,000 more write faults a
+ * node, and 10 % of its time).
  *
  * Here: the pages this home wrote in the closing region that another node
- * touched too (from the counts, before the decision reorders them),
- * sorted. */
+ * wrote too (from the counts, before the decision reorders them), sorted. */
 static void contested_writes(struct dsm_plist *contested)
 {
     struct dsm_plist others = { 0 };
     for (size_t i = 0; i < inbox.n; i++)
-        if (inbox.v[i].node != dsm.node)
+        if (inbox.v[i].node != dsm.node && inbox.v[i].writes)
             dsm_plist_add(&others, inbox.v[i].page);
     dsm_plist_sort_unique(&others);
     for (size_t i = 0; i < inbox.n; i++)
@@ -328,7 +329,7 @@ static void migrate_step(void)
     free(mine);
     n = len / sizeof *all;
     apply_moves(all, n);
-    dsm_ps_home_rewatch(&contested);
+    dsm_home_reprotect(&contested);
     dsm_plist_free(&contested);
     record_point(all, n);
     moved_total += n;
