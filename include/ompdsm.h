@@ -73,8 +73,9 @@ void ompdsm_get_stats(ompdsm_stats_t *out);
  * since the previous migration came mostly from another node moves its home
  * there (reads + 2 x writes; a page its home wrote moves only to a node that
  * outweighs the home by 40 %).  Every node calls it at the same point; in
- * an OpenMP program, every thread of the team, in a parallel region.  OMPDSM_MIGRATE triggers the same step at the barriers
- * that end parallel regions and worksharing loops. */
+ * an OpenMP program, every thread of the team, in a parallel region.
+ * OMPDSM_MIGRATE triggers the same step at the barriers that end parallel
+ * regions and worksharing loops. */
 void ompdsm_barrier_migrate_home(void);
 
 /* The node that is home of the shared page holding addr now, or -1 if addr
