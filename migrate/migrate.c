@@ -187,27 +187,29 @@ static bool keep(uint64_t page)
  * node, and 10 % of its time).
  *
  * Here: the pages this home wrote in the closing region that another node
- * wrote too (from the counts, before the decision reorders them), sorted. */
-static void contested_writes(struct dsm_plist *contested)
+ * wrote too, from the counts as mig_decide leaves them (by page, then
+ * node), so in order and each once. */
+static void contested_writes(const struct mig_count *c, size_t n, struct dsm_plist *contested)
 {
-    struct dsm_plist others = { 0 };
-    for (size_t i = 0; i < inbox.n; i++)
-        if (inbox.v[i].node != dsm.node && inbox.v[i].writes)
-            dsm_plist_add(&others, inbox.v[i].page);
-    dsm_plist_sort_unique(&others);
-    for (size_t i = 0; i < inbox.n; i++)
-        if (inbox.v[i].node == dsm.node && inbox.v[i].writes && dsm_plist_has(&others, inbox.v[i].page))
-            dsm_plist_add(contested, inbox.v[i].page);
-    dsm_plist_sort_unique(contested);
-    dsm_plist_free(&others);
+    for (size_t i = 0; i < n;) {
+        bool mine = false, theirs = false;
+        size_t j = i;
+        for (; j < n && c[j].page == c[i].page; j++) {
+            mine |= c[j].node == dsm.node && c[j].writes;
+            theirs |= c[j].node != dsm.node && c[j].writes;
+        }
+        if (mine && theirs)
+            dsm_plist_add(contested, c[i].page);
+        i = j;
+    }
 }
 
 static struct mig_move *decide(size_t *n, struct dsm_plist *contested)
 {
     dsm_lock(&inbox.mu);
-    contested_writes(contested);
     struct mig_move *moves = xcalloc(inbox.n + 1, sizeof *moves);
     *n = mig_decide(inbox.v, inbox.n, dsm.nodes, dsm.node, keep, past, point, moves);
+    contested_writes(inbox.v, inbox.n, contested);
     inbox.n = 0;
     dsm_unlock(&inbox.mu);
     return moves;

@@ -38,10 +38,10 @@ struct mig_past {
 };
 
 /* Decides the new homes of pages that node `self` is home of, from the
- * counts of every node (c is reordered), at migration point `point`.  A
- * page stays where it is if keep(page) says so, if no node wrote it in
- * the region, or if it would go back to the home it last left
- * (past[page], which may be NULL) less than 8^bounces points after it
+ * counts of every node, at migration point `point`; c is left sorted by
+ * page, then node.  A page stays where it is if keep(page) says so, if no
+ * node wrote it in the region, or if it would go back to the home it last
+ * left (past[page], which may be NULL) less than 8^bounces points after it
  * arrived; otherwise it goes to the node with the largest
  * reads + 2 x writes, the home winning ties, and ties between other nodes
  * going to the one given the fewest pages so far -- but a page the home

@@ -4,7 +4,7 @@
  * to a node that outweighs the home by the margin (1.4 times its weight); a
  * page nobody wrote, that keep() protects, or that would go back to the home
  * it last left too soon, stays; the home wins ties; ties among other nodes
- * are spread evenly.
+ * are spread evenly; the counts are left sorted by page, then node.
  */
 #include "../../migrate/migrate.h"
 
@@ -75,6 +75,9 @@ static void weights(void)
     EXPECT(k == 5, "expected 5 moves, got %zu", k);
     for (size_t i = 0; i < k; i++)
         EXPECT(m[i].from == 0, "move of page %lu does not come from the home", (unsigned long)m[i].page);
+    for (size_t i = 1; i < n; i++)   /* the order the caller relies on */
+        EXPECT(c[i - 1].page < c[i].page || (c[i - 1].page == c[i].page && c[i - 1].node <= c[i].node),
+               "counts not left sorted by page and node at %zu", i);
 }
 
 /* 100 pages written equally by nodes 1 and 2 (home 0): split 50/50. */
