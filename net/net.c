@@ -16,7 +16,9 @@
  *
  * Every message body starts with a net_msg_hdr naming its source node;
  * handlers receive the rest.  Messages that UCX delivers by rendezvous are
- * received into a private buffer first and handed over when complete.
+ * received into a private buffer first and handed over when complete.  A
+ * large payload may go uncopied (net_send_nocopy): the message's start then
+ * travels as UCX's own header, and the receiver puts the two together.
  */
 #include "net.h"
 #include "boot.h"
@@ -94,6 +96,7 @@ static struct {
     bool unlocked[NET_MAX_OPS];     /* net_register_unlocked */
     struct region regions[NET_MAX_REGIONS];
     int nregions;
+    size_t max_am_header;       /* the worker's limit for a message's start sent apart */
 } net = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* The settings net_init() was given. */
@@ -223,24 +226,36 @@ static void rndv_done(void *request, ucs_status_t status, size_t length, void *u
     rndv_arrived(user_data);
 }
 
+/* A message whose start (the net_msg_hdr and the sender's header) came as
+ * UCX's header, apart from the rest (net_send_nocopy), is put together
+ * again: the rest is received after the start (rendezvous), or both are
+ * copied (eager). */
 static ucs_status_t am_cb(void *arg, const void *header, size_t header_length,
                           void *data, size_t length, const ucp_am_recv_param_t *param)
 {
-    (void)header;
-    (void)header_length;
     uint8_t op = (uint8_t)(uintptr_t)arg;
     if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
-        deliver(op, data, length);
+        if (!header_length) {
+            deliver(op, data, length);
+            return UCS_OK;
+        }
+        char *whole = xmalloc(header_length + length);
+        memcpy(whole, header, header_length);
+        memcpy(whole + header_length, data, length);
+        deliver(op, whole, header_length + length);
+        free(whole);
         return UCS_OK;
     }
-    struct rndv_buf *b = rndv_buf_get(length);
+    struct rndv_buf *b = rndv_buf_get(header_length + length);
     b->op = op;
+    if (header_length)
+        memcpy(b->data, header, header_length);
     ucp_request_param_t p = {
         .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
         .cb.recv_am = rndv_done,
         .user_data = b,
     };
-    ucs_status_ptr_t r = ucp_am_recv_data_nbx(net.worker, data, b->data, length, &p);
+    ucs_status_ptr_t r = ucp_am_recv_data_nbx(net.worker, data, b->data + header_length, length, &p);
     if (UCS_PTR_IS_ERR(r))
         check(UCS_PTR_STATUS(r), "rendezvous receive");
     if (r == NULL)
@@ -337,6 +352,56 @@ void net_send(int dst, uint8_t op, const void *hdr, size_t hdr_len,
               const void *payload, size_t payload_len)
 {
     send_msg(dst, op, hdr, hdr_len, payload, payload_len, false);
+}
+
+/* A send of net_send_nocopy: the message's start, which UCX 1.13 reads
+ * until the send completes, and whom to tell. */
+struct nocopy {
+    struct net_wait *sent;
+    unsigned char start[];      /* a net_msg_hdr, then the sender's header */
+};
+
+static void nocopy_done(void *request, ucs_status_t status, void *user_data)
+{
+    if (status != UCS_ERR_CANCELED)
+        check(status, "active message send");
+    ucp_request_free(request);
+    struct nocopy *z = user_data;
+    net_wait_done(z->sent);
+    free(z);
+}
+
+void net_send_nocopy(int dst, uint8_t op, const void *hdr, size_t hdr_len, const void *payload,
+                     size_t payload_len, struct net_wait *sent)
+{
+    size_t start_len = sizeof(struct net_msg_hdr) + hdr_len;
+    if (start_len > net.max_am_header) {
+        send_msg(dst, op, hdr, hdr_len, payload, payload_len, false);
+        net_wait_done(sent);
+        return;
+    }
+    struct nocopy *z = xmalloc(sizeof *z + start_len);
+    struct net_msg_hdr m = { .src = (uint32_t)net.rank };
+    z->sent = sent;
+    memcpy(z->start, &m, sizeof m);
+    if (hdr_len)
+        memcpy(z->start + sizeof m, hdr, hdr_len);
+    net_lock();
+    ucp_request_param_t p = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+        .cb.send = nocopy_done,
+        .user_data = z,
+    };
+    ucs_status_ptr_t r = ucp_am_send_nbx(net.eps[dst], op, z->start, start_len, payload, payload_len, &p);
+    if (UCS_PTR_IS_ERR(r))
+        dsm_fatal("sending to node %d failed: %s", dst, ucs_status_string(UCS_PTR_STATUS(r)));
+    net_unlock();
+    if (r == NULL) {
+        net_wait_done(sent);
+        free(z);
+    } else {
+        kick_progress_thread();
+    }
 }
 
 bool net_try_send(int dst, uint8_t op)
@@ -791,6 +856,9 @@ static void create_worker(void)
         .thread_mode = UCS_THREAD_MODE_SERIALIZED,
     };
     check(ucp_worker_create(net.ctx, &wp, &net.worker), "ucp_worker_create");
+    ucp_worker_attr_t wa = { .field_mask = UCP_WORKER_ATTR_FIELD_MAX_AM_HEADER };
+    check(ucp_worker_query(net.worker, &wa), "ucp_worker_query");
+    net.max_am_header = wa.max_am_header;
 }
 
 static void connect_all(void)

@@ -72,6 +72,15 @@ void net_register_unlocked(uint8_t op, net_handler_t handler);
  * Both buffers may be reused as soon as it returns. */
 void net_send(int dst, uint8_t op, const void *hdr, size_t hdr_len,
               const void *payload, size_t payload_len);
+/* As net_send, but the payload is not copied: the transport reads it in
+ * place until the send is done, and then counts one down on *sent (set up
+ * by the caller with net_wait_init for all its sends; net_wait waits for
+ * them).  Until then the payload must neither change nor be freed.  For
+ * payloads of many pages (diff batches), whose copy would cost more than
+ * the wait. */
+struct net_wait;
+void net_send_nocopy(int dst, uint8_t op, const void *hdr, size_t hdr_len, const void *payload,
+                     size_t payload_len, struct net_wait *sent);
 /* Sends op with an empty body to node dst unless another thread holds the
  * transport lock; says whether it was sent. */
 bool net_try_send(int dst, uint8_t op);

@@ -8,7 +8,8 @@
  * or net_register_unlocked, in dsm/barrier.c, or another directory's
  * barrier.c).  Its sender cell
  * names every file of the library that sends the op (net_send(dst, OP,
- * ...), dsm_send_batches(OP, ...); NET_OP_DONE: net_send_done), and each
+ * ...) or net_send_nocopy, dsm_send_batches(OP, ...); NET_OP_DONE:
+ * net_send_done), and each
  * op its reply cell names is sent by the handler's file.  The receiver
  * cell is prose ("node 0", "the page's home"): the handler it runs is
  * what is checked.
@@ -183,9 +184,10 @@ static void handlers_match_the_code(FILE *doc)
     }
 }
 
-/* Whether the file at path sends op: a net_send() line holding ", OP, ",
- * a net_try_send() line holding ", OP)", or dsm_send_batches(OP, ...); a
- * handler replies NET_OP_DONE through net_send_done(). */
+/* Whether the file at path sends op: a net_send() or net_send_nocopy()
+ * line holding ", OP, ", a net_try_send() line holding ", OP)", or
+ * dsm_send_batches(OP, ...); a handler replies NET_OP_DONE through
+ * net_send_done(). */
 static bool file_sends(const char *path, const char *op, bool reply)
 {
     char arg[128], last[128], batch[128];
@@ -199,7 +201,7 @@ static bool file_sends(const char *path, const char *op, bool reply)
     char line[1024];
     bool found = false;
     while (!found && fgets(line, sizeof line, f))
-        found = (strstr(line, "net_send(") && strstr(line, arg)) ||
+        found = ((strstr(line, "net_send(") || strstr(line, "net_send_nocopy(")) && strstr(line, arg)) ||
                 (strstr(line, "net_try_send(") && strstr(line, last)) || strstr(line, batch) ||
                 (done && strstr(line, "net_send_done("));
     fclose(f);
