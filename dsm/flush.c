@@ -212,16 +212,22 @@ static void publish_one(uint64_t page)
     dsm_unlock(&s->mu);
 }
 
+/* How many homes have a batch. */
+static uint32_t homes_with_batches(const uint64_t *counts)
+{
+    uint32_t homes = 0;
+    for (int n = 0; n < dsm.nodes; n++)
+        homes += counts[n] != 0;
+    return homes;
+}
+
 /* The batches go uncopied (net_send_nocopy): one copy less of every byte
  * of every diff, tens of megabytes at a transpose's release. */
 void dsm_send_batches(uint8_t op, const struct dsm_buf *batches, const uint64_t *counts)
 {
     struct net_wait w, sent;
-    uint32_t nodes = 0;
-    for (int n = 0; n < dsm.nodes; n++)
-        nodes += counts[n] != 0;
-    net_wait_init(&w, nodes);
-    net_wait_init(&sent, nodes);
+    net_wait_init(&w, homes_with_batches(counts));
+    net_wait_init(&sent, homes_with_batches(counts));
     for (int n = 0; n < dsm.nodes; n++) {
         if (!counts[n])
             continue;
@@ -244,10 +250,7 @@ static struct net_wait posted_out;    /* the posted batches' sends under way */
 
 static void post_batches(const struct dsm_buf *batches, const uint64_t *counts)
 {
-    uint32_t nodes = 0;
-    for (int n = 0; n < dsm.nodes; n++)
-        nodes += counts[n] != 0;
-    net_wait_init(&posted_out, nodes);
+    net_wait_init(&posted_out, homes_with_batches(counts));
     for (int n = 0; n < dsm.nodes; n++) {
         if (!counts[n])
             continue;

@@ -308,6 +308,30 @@ static void send_done(void *request, ucs_status_t status, void *user_data)
     msg_buf_put(user_data);
 }
 
+/* Sends start[0..start_len) (as UCX's header) and data[0..len) to node
+ * dst, with the transport lock held, and lets the lock go.  Says whether
+ * the send is done already; otherwise done(user_data) runs once it is. */
+static bool send_unlock(int dst, uint8_t op, const void *start, size_t start_len, const void *data, size_t len,
+                        ucp_send_nbx_callback_t done, void *user_data)
+{
+    ucp_request_param_t p = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+        .cb.send = done,
+        .user_data = user_data,
+    };
+    ucs_status_ptr_t r = ucp_am_send_nbx(net.eps[dst], op, start, start_len, data, len, &p);
+    if (UCS_PTR_IS_ERR(r))
+        dsm_fatal("sending to node %d failed: %s", dst, ucs_status_string(UCS_PTR_STATUS(r)));
+    net_unlock();
+    if (r == NULL)
+        return true;
+    /* The send is queued inside UCX and needs more progress; whoever
+     * progressed until now (a waiting thread, or a handler's caller) may
+     * stop before it is out, so make sure the progress thread looks at it. */
+    kick_progress_thread();
+    return false;
+}
+
 /* Sends the message unless `try_only` and another thread holds the
  * transport lock; says whether it was sent. */
 static bool send_msg(int dst, uint8_t op, const void *hdr, size_t hdr_len,
@@ -327,24 +351,8 @@ static bool send_msg(int dst, uint8_t op, const void *hdr, size_t hdr_len,
         msg_buf_put(buf);
         return false;
     }
-    ucp_request_param_t p = {
-        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
-        .cb.send = send_done,
-        .user_data = buf,
-    };
-    ucs_status_ptr_t r = ucp_am_send_nbx(net.eps[dst], op, NULL, 0, buf, len, &p);
-    if (UCS_PTR_IS_ERR(r))
-        dsm_fatal("sending to node %d failed: %s", dst, ucs_status_string(UCS_PTR_STATUS(r)));
-    net_unlock();
-    if (r == NULL) {
+    if (send_unlock(dst, op, NULL, 0, buf, len, send_done, buf))
         msg_buf_put(buf);
-    } else {
-        /* The send is queued inside UCX and needs more progress; whoever
-         * progressed until now (a waiting thread, or a handler's caller)
-         * may stop before it is out, so make sure the progress thread
-         * looks at it. */
-        kick_progress_thread();
-    }
     return true;
 }
 
@@ -387,20 +395,9 @@ void net_send_nocopy(int dst, uint8_t op, const void *hdr, size_t hdr_len, const
     if (hdr_len)
         memcpy(z->start + sizeof m, hdr, hdr_len);
     net_lock();
-    ucp_request_param_t p = {
-        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
-        .cb.send = nocopy_done,
-        .user_data = z,
-    };
-    ucs_status_ptr_t r = ucp_am_send_nbx(net.eps[dst], op, z->start, start_len, payload, payload_len, &p);
-    if (UCS_PTR_IS_ERR(r))
-        dsm_fatal("sending to node %d failed: %s", dst, ucs_status_string(UCS_PTR_STATUS(r)));
-    net_unlock();
-    if (r == NULL) {
+    if (send_unlock(dst, op, z->start, start_len, payload, payload_len, nocopy_done, z)) {
         net_wait_done(sent);
         free(z);
-    } else {
-        kick_progress_thread();
     }
 }
 
