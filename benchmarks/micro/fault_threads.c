@@ -1,9 +1,8 @@
 /*
  * fault_threads: the fault throughput of a node's threads.  Node 0 is home
  * of an array (the master writes it before the first region); in each
- * round the threads of the last node write one word of each page, each
- * thread a block of pages of its own, then node 0 writes every page
- * again, which drops the other node's copies at the next barrier.
+ * round the threads of the last node write one word of each page of the
+ * round's own block of PAGES pages, each thread a part of it.
  *
  *   fault_threads [miss|upgrade]
  *
@@ -13,6 +12,11 @@
  * barrier are timed: write upgrades, a twin and a protection change each,
  * no message; the read-only pages of a sweep that the node wrote lately are
  * made writable together (write-ahead), so most writes take no fault.
+ * Every round has pages of its own, never held before by the last node: a
+ * page written again in a later round would not fault at all with one
+ * thread per node (the node's copy of a page it writes at every barrier is
+ * refreshed there and stays writable), and the ratio of 2 threads to 1
+ * would compare faults with none.
  * Prints the last node's writes per second over the rounds (the time from
  * the first of its threads' start to the last one's end, per round).  Run
  * with OMPDSM_MIGRATE=off (else the pages move to their writer) and, for
@@ -38,10 +42,10 @@ int main(int argc, char **argv)
         return 2;
     }
     int upgrade = !strcmp(mode, "upgrade");
-    char *a = malloc((size_t)PAGES * PAGE);
+    char *a = malloc((size_t)ROUNDS * PAGES * PAGE);
     if (!a)
         return 1;
-    for (long i = 0; i < (long)PAGES * PAGE; i += 64)
+    for (long i = 0; i < (long)ROUNDS * PAGES * PAGE; i += 64)
         a[i] = 1;
     int last = ompdsm_nodes ? ompdsm_nodes() - 1 : 0;
     double faulting = 0;
@@ -49,6 +53,7 @@ int main(int argc, char **argv)
     long sum = 0;
     for (int r = 0; r < ROUNDS; r++) {
         double start = 1e300, end = 0;
+        char *b = a + (size_t)r * PAGES * PAGE;     /* the round's block */
 #pragma omp parallel reduction(min : start) reduction(max : end) reduction(+ : sum)
         {
             int node = ompdsm_node ? ompdsm_node() : 0;
@@ -58,19 +63,15 @@ int main(int argc, char **argv)
             long lo = (long)PAGES * k / mine, hi = (long)PAGES * (k + 1) / mine;
             if (node == last && upgrade)
                 for (long p = lo; p < hi; p++)
-                    sum += a[p * PAGE + 100];
+                    sum += b[p * PAGE + 100];
 #pragma omp barrier
             if (node == last) {
                 per_node = mine;
                 start = omp_get_wtime();
                 for (long p = lo; p < hi; p++)
-                    a[p * PAGE + r] = (char)r;
+                    b[p * PAGE + r] = (char)r;
                 end = omp_get_wtime();
             }
-#pragma omp barrier
-            if (node == 0 && t == 0 && last > 0)
-                for (long p = 0; p < PAGES; p++)
-                    a[p * PAGE + 1] = (char)r;
         }
         faulting += end - start;
     }
