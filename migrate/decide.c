@@ -29,10 +29,11 @@
  * transpose do, would otherwise send it to and fro at every migration,
  * each move costing a copy of the page on top of the remote writes it was
  * meant to save.  It may go back once it has stayed 8^b migration points
- * where it is, b being the times it went back before: work that really
- * moved back (a profiled schedule returning rows to a node) takes its
- * pages along at the next point, and a page written in turn settles after
- * a few bounces, each eight times as far apart as the one before.
+ * where it is, b being the times it went back before: a page written in
+ * turn settles after a few bounces, each eight times as far apart as the
+ * one before.  Work moved on purpose (a profiled schedule returning rows to
+ * a node) takes its pages along at once: the migration it asks for decides
+ * without the past moves (past NULL, migrate.c).
  */
 #include "migrate.h"
 

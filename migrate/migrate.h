@@ -79,7 +79,8 @@ void mig_team_starts(void);
  * the work moved, made during a counted barrier that may itself migrate
  * on those counts.  Every node must ask at the same point (during the
  * same barrier, say): the layer above uses it when it has moved work
- * between nodes, so that the homes follow. */
+ * between nodes, so that the homes follow, even straight back to the node
+ * a page just left (the rule against bounces does not hold there). */
 bool mig_request(unsigned after, bool forget);
 
 /* The pages every migration point so far has moved, the same count on

@@ -390,25 +390,40 @@ static unsigned ring_totals(const struct site *s, int node, int loop, uint64_t *
     return n;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 /* What an execution of each loop cost over the ring's last `last`
- * executions, the time of its slowest node (a barrier ends it), averaged
- * over that loop's executions: cost[l] in ns, count[l] executions. */
+ * executions, the time of its slowest node (a barrier ends it): the median
+ * over that loop's executions, cost[l] in ns, count[l] executions.  The
+ * median, not the mean: a change is judged on a few executions, and one
+ * that the machine held up (both nodes twice as slow as the ones around
+ * it) would undo a change that served. */
 static void execution_costs(const struct site *s, unsigned last, double *cost, unsigned *count)
 {
+    double worst[LOOPS][s->window];
     for (unsigned l = 0; l < LOOPS; l++)
         cost[l] = count[l] = 0;
     for (unsigned j = 0; j < last && j < s->filled; j++) {
         unsigned k = (s->next + s->window - 1 - j) % s->window;
-        uint64_t worst = 0;
+        uint64_t w = 0;
         for (int i = 0; i < s->nodes; i++) {
             uint64_t t = s->win_ns[(size_t)k * (size_t)s->nodes + (size_t)i];
-            worst = t > worst ? t : worst;
+            w = t > w ? t : w;
         }
-        cost[s->win_loop[k]] += (double)worst;
-        count[s->win_loop[k]]++;
+        unsigned l = s->win_loop[k];
+        worst[l][count[l]++] = (double)w;
     }
-    for (unsigned l = 0; l < LOOPS; l++)
-        cost[l] = count[l] ? cost[l] / count[l] : 0;
+    for (unsigned l = 0; l < LOOPS; l++) {
+        unsigned c = count[l];
+        if (!c)
+            continue;
+        qsort(worst[l], c, sizeof worst[l][0], cmp_double);
+        cost[l] = c % 2 ? worst[l][c / 2] : (worst[l][c / 2 - 1] + worst[l][c / 2]) / 2;
+    }
 }
 
 /* A node's speed over the ring: its iterations per nanosecond. */
@@ -819,8 +834,9 @@ static void try_equal(struct site *s)
  * change followed were not the nodes' own: nodes that share a CPU (more
  * nodes than CPUs) speed up when their neighbour gets less work, so the
  * node given more looks faster still, and the blocks would run away.
- * Until every loop judged has run on the new blocks the verdict is
- * pending, and no other change is made.  A site that a move from equal
+ * Until every loop judged has run `hold` times on the new blocks (as
+ * often as before, if fewer) the verdict is pending, and no other change
+ * is made.  A site that a move from equal
  * blocks did not improve, or that a return to them did not make worse,
  * settles there (its threshold stays raised). */
 enum verdict { PENDING, KEPT, UNDONE };
@@ -847,8 +863,9 @@ static enum verdict judge(struct site *s)
     unsigned count[LOOPS];
     execution_costs(s, s->filled, cost, count);
     for (unsigned l = 0; l < LOOPS; l++) {
-        if (s->before_count[l] && !count[l])
-            return PENDING;         /* not every loop measured yet */
+        unsigned enough = s->before_count[l] < omp_profiled.hold ? s->before_count[l] : omp_profiled.hold;
+        if (count[l] < enough)
+            return PENDING;         /* not every loop measured enough yet */
         before += s->before_cost[l] * s->before_count[l];
         after += cost[l] * s->before_count[l];
     }
@@ -991,14 +1008,14 @@ static void settle_execution(struct site *s)
     if (repartition(s)) {
         /* The ring still holds the executions on the old blocks.  The
          * change is judged against the last of them, those that showed
-         * the deviation (and at least one of each loop): older ones may
+         * the deviation (up to `hold` of each loop): older ones may
          * have run before the load changed, and a node that became slower
          * makes every execution after it cost more, whatever the blocks.
          * Where nodes share CPUs it is judged against them all, as their
          * deviations are their neighbours' doing as much as their own. */
         s->before = s->before ? s->before : node_array();
         memcpy(s->before, old, sizeof old);
-        unsigned recent = omp_profiled.hold > s->nloops ? omp_profiled.hold : s->nloops;
+        unsigned recent = omp_profiled.hold * (s->nloops ? s->nloops : 1);
         execution_costs(s, prof.cpus_shared ? s->filled : recent, s->before_cost, s->before_count);
         s->changes++;
         changed(s);
