@@ -374,26 +374,67 @@ static void record(struct site *s)
     s->filled += s->filled < s->window;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of v[0..n) (n > 0), which it sorts. */
+static double median(double *v, unsigned n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The time of the ring's slot k at its slowest node. */
+static uint64_t slot_worst(const struct site *s, unsigned k)
+{
+    uint64_t w = 0;
+    for (int i = 0; i < s->nodes; i++) {
+        uint64_t t = s->win_ns[(size_t)k * (size_t)s->nodes + (size_t)i];
+        w = t > w ? t : w;
+    }
+    return w;
+}
+
+/* An execution the machine held up: its slowest node took more than
+ * HELD_UP times the median of its loop's executions in the ring (at least
+ * 3 of them).  Where CPUs are virtual or shared, one execution in ten or
+ * twenty takes several times as long as those around it, at one node or
+ * both (a stalled virtual CPU, a burst of another job); summed into the
+ * ring's times, one such execution made a node look a third slower for
+ * the whole ring, and the blocks moved for it and came back.  A node that
+ * really became slower is slower at every execution after: its
+ * executions are held up only until they are half the ring's, and a
+ * node at half speed is not held up at all. */
+#define HELD_UP 3.0
+
+static bool held_up(const struct site *s, unsigned k)
+{
+    double w[s->window];
+    unsigned n = 0;
+    for (unsigned j = 0; j < s->filled; j++)
+        if (s->win_loop[j] == s->win_loop[k])
+            w[n++] = (double)slot_worst(s, j);
+    return n >= 3 && (double)slot_worst(s, k) > HELD_UP * median(w, n);
+}
+
 /* A node's time and iterations summed over the ring's executions of loop
- * `loop` (-1: of every loop); returns how many executions that was. */
+ * `loop` (-1: of every loop), but those held up; returns how many
+ * executions that was. */
 static unsigned ring_totals(const struct site *s, int node, int loop, uint64_t *ns, uint64_t *iters)
 {
     unsigned n = 0;
     *ns = *iters = 0;
     for (unsigned k = 0; k < s->filled; k++) {
-        if (loop >= 0 && s->win_loop[k] != loop)
+        if ((loop >= 0 && s->win_loop[k] != loop) || held_up(s, k))
             continue;
         *ns += s->win_ns[(size_t)k * (size_t)s->nodes + (size_t)node];
         *iters += s->win_iters[(size_t)k * (size_t)s->nodes + (size_t)node];
         n++;
     }
     return n;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* What an execution of each loop cost over the ring's last `last`
@@ -408,22 +449,12 @@ static void execution_costs(const struct site *s, unsigned last, double *cost, u
     for (unsigned l = 0; l < LOOPS; l++)
         cost[l] = count[l] = 0;
     for (unsigned j = 0; j < last && j < s->filled; j++) {
-        unsigned k = (s->next + s->window - 1 - j) % s->window;
-        uint64_t w = 0;
-        for (int i = 0; i < s->nodes; i++) {
-            uint64_t t = s->win_ns[(size_t)k * (size_t)s->nodes + (size_t)i];
-            w = t > w ? t : w;
-        }
-        unsigned l = s->win_loop[k];
-        worst[l][count[l]++] = (double)w;
+        unsigned k = (s->next + s->window - 1 - j) % s->window, l = s->win_loop[k];
+        worst[l][count[l]++] = (double)slot_worst(s, k);
     }
-    for (unsigned l = 0; l < LOOPS; l++) {
-        unsigned c = count[l];
-        if (!c)
-            continue;
-        qsort(worst[l], c, sizeof worst[l][0], cmp_double);
-        cost[l] = c % 2 ? worst[l][c / 2] : (worst[l][c / 2 - 1] + worst[l][c / 2]) / 2;
-    }
+    for (unsigned l = 0; l < LOOPS; l++)
+        if (count[l])
+            cost[l] = median(worst[l], count[l]);
 }
 
 /* A node's speed over the ring: its iterations per nanosecond. */
