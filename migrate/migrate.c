@@ -65,7 +65,9 @@ static uint64_t moved_total;
  * undone) would otherwise leave their homes at the node that no longer
  * runs them for 8^b points, b counting the set-up's move as a bounce:
  * every write of those rows a fault and a diff (the textbook Jacobi with a
- * slowed node: 21-26 ms an execution against 4.5 before the change). */
+ * slowed node: 21-26 ms an execution against 4.5 before the change).  Set
+ * and cleared around the migration by mig_counted_barrier: an idle node
+ * woken to take part decides its pages as usual. */
 static bool following;
 
 /* Node 0's record of every migration point, for the OMPDSM_STATS report. */
@@ -497,12 +499,12 @@ bool mig_counted_barrier(uintptr_t loop)
             mig_migrate();
             when.window.n = 0;
         }
-        return due;
-    }
-    if (due)
+    } else if (due) {
         mig_migrate();
-    else
+    } else {
         dsm_barrier();
+    }
+    following = false;
     return due;
 }
 
