@@ -499,11 +499,13 @@ bool mig_counted_barrier(uintptr_t loop)
             mig_migrate();
             when.window.n = 0;
         }
-    } else if (due) {
-        mig_migrate();
-    } else {
-        dsm_barrier();
+        following = false;
+        return due;
     }
+    if (due)
+        mig_migrate();
+    else
+        dsm_barrier();
     following = false;
     return due;
 }

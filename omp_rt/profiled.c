@@ -894,8 +894,10 @@ static enum verdict judge(struct site *s)
     unsigned count[LOOPS];
     execution_costs(s, s->filled, cost, count);
     for (unsigned l = 0; l < LOOPS; l++) {
+        /* A full ring judges with what it holds: loops that run unevenly
+         * may never gather `hold` executions each in it. */
         unsigned enough = s->before_count[l] < omp_profiled.hold ? s->before_count[l] : omp_profiled.hold;
-        if (count[l] < enough)
+        if (count[l] < enough && (s->filled < s->window || !count[l]))
             return PENDING;         /* not every loop measured enough yet */
         before += s->before_cost[l] * s->before_count[l];
         after += cost[l] * s->before_count[l];
