@@ -226,8 +226,9 @@ static uint32_t homes_with_batches(const uint64_t *counts)
 void dsm_send_batches(uint8_t op, const struct dsm_buf *batches, const uint64_t *counts)
 {
     struct net_wait w, sent;
-    net_wait_init(&w, homes_with_batches(counts));
-    net_wait_init(&sent, homes_with_batches(counts));
+    uint32_t homes = homes_with_batches(counts);
+    net_wait_init(&w, homes);
+    net_wait_init(&sent, homes);
     for (int n = 0; n < dsm.nodes; n++) {
         if (!counts[n])
             continue;

@@ -398,45 +398,6 @@ static uint64_t slot_worst(const struct site *s, unsigned k)
     return w;
 }
 
-/* An execution the machine held up: its slowest node took more than
- * HELD_UP times the median of its loop's executions in the ring (at least
- * 3 of them).  Where CPUs are virtual or shared, one execution in ten or
- * twenty takes several times as long as those around it, at one node or
- * both (a stalled virtual CPU, a burst of another job); summed into the
- * ring's times, one such execution made a node look a third slower for
- * the whole ring, and the blocks moved for it and came back.  A node that
- * really became slower is slower at every execution after: its
- * executions are held up only until they are half the ring's, and a
- * node at half speed is not held up at all. */
-#define HELD_UP 3.0
-
-static bool held_up(const struct site *s, unsigned k)
-{
-    double w[s->window];
-    unsigned n = 0;
-    for (unsigned j = 0; j < s->filled; j++)
-        if (s->win_loop[j] == s->win_loop[k])
-            w[n++] = (double)slot_worst(s, j);
-    return n >= 3 && (double)slot_worst(s, k) > HELD_UP * median(w, n);
-}
-
-/* A node's time and iterations summed over the ring's executions of loop
- * `loop` (-1: of every loop), but those held up; returns how many
- * executions that was. */
-static unsigned ring_totals(const struct site *s, int node, int loop, uint64_t *ns, uint64_t *iters)
-{
-    unsigned n = 0;
-    *ns = *iters = 0;
-    for (unsigned k = 0; k < s->filled; k++) {
-        if ((loop >= 0 && s->win_loop[k] != loop) || held_up(s, k))
-            continue;
-        *ns += s->win_ns[(size_t)k * (size_t)s->nodes + (size_t)node];
-        *iters += s->win_iters[(size_t)k * (size_t)s->nodes + (size_t)node];
-        n++;
-    }
-    return n;
-}
-
 /* What an execution of each loop cost over the ring's last `last`
  * executions, the time of its slowest node (a barrier ends it): the median
  * over that loop's executions, cost[l] in ns, count[l] executions.  The
@@ -455,6 +416,40 @@ static void execution_costs(const struct site *s, unsigned last, double *cost, u
     for (unsigned l = 0; l < LOOPS; l++)
         if (count[l])
             cost[l] = median(worst[l], count[l]);
+}
+
+/* An execution the machine held up: its slowest node took more than
+ * HELD_UP times the median of its loop's executions in the ring (at least
+ * 3 of them).  Where CPUs are virtual or shared, one execution in ten or
+ * twenty takes several times as long as those around it, at one node or
+ * both (a stalled virtual CPU, a burst of another job); summed into the
+ * ring's times, one such execution made a node look a third slower for
+ * the whole ring, and the blocks moved for it and came back.  A node that
+ * really became slower is slower at every execution after: its
+ * executions are held up only until they are half the ring's, and a
+ * node at half speed is not held up at all. */
+#define HELD_UP 3.0
+
+/* A node's time and iterations summed over the ring's executions of loop
+ * `loop` (-1: of every loop), but those held up; returns how many
+ * executions that was. */
+static unsigned ring_totals(const struct site *s, int node, int loop, uint64_t *ns, uint64_t *iters)
+{
+    double median_of[LOOPS];
+    unsigned in_ring[LOOPS], n = 0;
+    execution_costs(s, s->filled, median_of, in_ring);
+    *ns = *iters = 0;
+    for (unsigned k = 0; k < s->filled; k++) {
+        unsigned l = s->win_loop[k];
+        if (loop >= 0 && l != (unsigned)loop)
+            continue;
+        if (in_ring[l] >= 3 && (double)slot_worst(s, k) > HELD_UP * median_of[l])
+            continue;       /* held up */
+        *ns += s->win_ns[(size_t)k * (size_t)s->nodes + (size_t)node];
+        *iters += s->win_iters[(size_t)k * (size_t)s->nodes + (size_t)node];
+        n++;
+    }
+    return n;
 }
 
 /* A node's speed over the ring: its iterations per nanosecond. */
