@@ -35,6 +35,8 @@ API int omp_get_nested(void) { return omp_icv.nested; }
 API int omp_get_cancellation(void) { return 0; }
 API int omp_get_proc_bind(void) { return 0; }
 API int omp_get_num_places(void) { return 0; }
+API int omp_get_max_teams(void) { return omp_icv.num_teams; }
+API int omp_get_teams_thread_limit(void) { return omp_icv.teams_thread_limit; }
 API int omp_get_num_devices(void) { return 0; }
 API int omp_get_default_device(void) { return 0; }
 API int omp_get_initial_device(void) { return 0; }
@@ -49,6 +51,15 @@ API void omp_set_dynamic(int d) { omp_icv.dynamic = d != 0; }
 API void omp_set_nested(int n) { omp_icv.nested = n != 0; }
 API void omp_set_max_active_levels(int n) { if (n >= 0) omp_icv.max_active_levels = n; }
 API void omp_set_default_device(int d) { (void)d; }
+API void omp_set_num_teams(int n) { if (n > 0) omp_icv.num_teams = n; }
+API void omp_set_teams_thread_limit(int n) { if (n >= 0) omp_icv.teams_thread_limit = n; }
+
+/* Nothing is held that a pause could free: the host's resources pause at
+ * once (outside a region, as libgomp), no device does. */
+API int omp_pause_resource(int kind, int device) { (void)kind; return (device == 0 || device == -1) && !omp_thr.active ? 0 : -1; }
+API int omp_pause_resource_all(int kind) { (void)kind; return omp_thr.active ? -1 : 0; }
+
+API void omp_display_env(int verbose) { omp_env_display(verbose != 0); }
 
 API int omp_get_ancestor_thread_num(int level)
 {

@@ -11,13 +11,16 @@
  * OMP_NUM_THREADS=k gives teams of k threads split over the nodes
  * (parallel.c); more than the nodes run cannot be added (a region that
  * asks for more gets them all, reported once).  OMP_WAIT_POLICY sets how
- * long a waiting thread polls (dsm/config.c).  The variables that choose
- * placement, devices or allocators (OMP_PROC_BIND, OMP_PLACES, OMP_STACKSIZE,
+ * long a waiting thread polls (dsm/config.c).  OMP_ALLOCATOR is the
+ * default allocator (allocators.c), OMP_AFFINITY_FORMAT the default format
+ * of omp_display_affinity (affinity.c); OMP_NUM_TEAMS and
+ * OMP_TEAMS_THREAD_LIMIT are what omp_get_max_teams and
+ * omp_get_teams_thread_limit answer.  The variables that choose placement,
+ * devices or teams (OMP_PROC_BIND, OMP_PLACES, OMP_STACKSIZE,
  * OMP_DEFAULT_DEVICE, OMP_TARGET_OFFLOAD, OMP_NUM_TEAMS,
- * OMP_TEAMS_THREAD_LIMIT, OMP_MAX_TASK_PRIORITY, OMP_ALLOCATOR,
- * OMP_DISPLAY_AFFINITY, OMP_AFFINITY_FORMAT) are checked for syntax and
- * otherwise have no effect: say so, rather than ignore them silently, under
- * OMP_DISPLAY_ENV=verbose.
+ * OMP_TEAMS_THREAD_LIMIT, OMP_MAX_TASK_PRIORITY, OMP_DISPLAY_AFFINITY) are
+ * checked for syntax and otherwise have no effect: say so, rather than
+ * ignore them silently, under OMP_DISPLAY_ENV=verbose.
  */
 #include "omp_rt.h"
 
@@ -376,14 +379,13 @@ static void check_ignored(void)
         dsm_fatal("OMP_ALLOCATOR='%s' is not a predefined allocator (omp_default_mem_alloc ...)", v);
     parse_int("OMP_DEFAULT_DEVICE", 0, 0, INT_MAX);
     parse_int("OMP_MAX_TASK_PRIORITY", 0, 0, INT_MAX);
-    parse_int("OMP_NUM_TEAMS", 1, 1, INT_MAX);
-    parse_int("OMP_TEAMS_THREAD_LIMIT", 1, 1, INT_MAX);
+    omp_icv.num_teams = (int)parse_int("OMP_NUM_TEAMS", 0, 1, INT_MAX);
+    omp_icv.teams_thread_limit = (int)parse_int("OMP_TEAMS_THREAD_LIMIT", 0, 1, INT_MAX);
     parse_bool("OMP_DISPLAY_AFFINITY", false);
 }
 
-static void display(const char *how)
+void omp_env_display(bool verbose)
 {
-    bool verbose = dsm_is_word(how, "verbose");
     fprintf(stderr, "\nOPENMP DISPLAY ENVIRONMENT BEGIN\n");
     fprintf(stderr, "  _OPENMP = '201511'\n");
     fprintf(stderr, "  OMP_DYNAMIC = '%s'\n", omp_icv.dynamic ? "TRUE" : "FALSE");
@@ -406,12 +408,14 @@ static void display(const char *how)
     fprintf(stderr, "  OMP_MAX_ACTIVE_LEVELS = '%ld'\n", omp_icv.max_active_levels);
     fprintf(stderr, "  OMP_CANCELLATION = 'FALSE'\n  OMP_DEFAULT_DEVICE = '0'\n");
     fprintf(stderr, "  OMP_MAX_TASK_PRIORITY = '0'\n");
+    const char *alloc = dsm_env("OMP_ALLOCATOR");
+    fprintf(stderr, "  OMP_ALLOCATOR = '%s'\n", alloc ? alloc : "omp_default_mem_alloc");
     fprintf(stderr, "  [ompdsm] nodes = '%d'\n  [ompdsm] OMPDSM_THREADS_PER_NODE = '%d'\n", omp_rt.nodes,
             omp_rt.threads);
     if (verbose) {
         fprintf(stderr, "  [ompdsm] OMP_PROC_BIND, OMP_PLACES, OMP_STACKSIZE, OMP_DEFAULT_DEVICE, "
                         "OMP_TARGET_OFFLOAD, OMP_NUM_TEAMS, OMP_TEAMS_THREAD_LIMIT, OMP_MAX_TASK_PRIORITY, "
-                        "OMP_ALLOCATOR, OMP_DISPLAY_AFFINITY, OMP_AFFINITY_FORMAT have no effect\n");
+                        "OMP_DISPLAY_AFFINITY have no effect\n");
     }
     fprintf(stderr, "OPENMP DISPLAY ENVIRONMENT END\n");
 }
@@ -436,5 +440,5 @@ void omp_env_load(void)
     if (v && !is_one_of(v, display_kinds))
         dsm_fatal("OMP_DISPLAY_ENV='%s' is not TRUE, FALSE or VERBOSE", v);
     if (v && !dsm_is_word(v, "false") && omp_rt.node == 0)
-        display(v);
+        omp_env_display(dsm_is_word(v, "verbose"));
 }

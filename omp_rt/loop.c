@@ -367,8 +367,10 @@ LOOP_RUNTIME(ordered_runtime, 0)
 
 static void no_task_reductions(uintptr_t *reductions, void **mem)
 {
-    if (reductions || mem)
+    if (reductions)
         omp_rt_unsupported("task reductions on a worksharing loop");
+    if (mem)
+        omp_rt_unsupported("scan (reduction inscan) on a worksharing loop");
 }
 
 bool GOMP_loop_start(long s, long e, long i, long sched, long c, long *is, long *ie, uintptr_t *reductions,

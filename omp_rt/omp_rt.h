@@ -54,6 +54,9 @@ struct omp_icv {
     bool monotonic;             /* its monotonic: modifier */
     bool dynamic, nested;
     long max_active_levels, thread_limit;
+    int num_teams, teams_thread_limit;  /* OMP_NUM_TEAMS, OMP_TEAMS_THREAD_LIMIT (0: unset) */
+    bool affinity_format_set;   /* else OMP_AFFINITY_FORMAT's */
+    char affinity_format[256];  /* omp_set_affinity_format's */
 };
 
 /* The node's part in the job and in the outermost region. */
@@ -84,6 +87,7 @@ extern __thread struct omp_thr omp_thr;
 
 /* env.c */
 void omp_env_load(void);
+void omp_env_display(bool verbose);     /* OMP_DISPLAY_ENV's report, to stderr */
 bool omp_parse_schedule(const char *v, enum omp_sched *kind, long *chunk, bool *monotonic);
 const char *omp_sched_name(enum omp_sched kind);
 

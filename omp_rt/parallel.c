@@ -35,6 +35,7 @@
 #include "omp_rt.h"
 #include "gomp_abi.h"
 #include "loop.h"
+#include "task.h"
 
 #include "../dsm/dsm.h"
 #include "../migrate/migrate.h"
@@ -60,6 +61,7 @@ struct region_cmd {
     void *data;
     struct omp_loop_args loop;          /* loop.kind 0: none */
     unsigned sections;                  /* combined parallel sections */
+    const struct task_red *red;         /* reduction(task, ...): GOMP_parallel_reductions */
     struct omp_icv icv;                 /* node 0's, as omp_set_* left them */
 };
 
@@ -191,6 +193,7 @@ static void sit_out(void)
 
 static void set_up_worksharing(const struct region_cmd *c)
 {
+    omp_task_region_reductions(c->red);
     if (c->loop.kind)
         omp_loop_init(&c->loop);
     if (c->sections)
@@ -286,8 +289,10 @@ static void run_alone(const struct region_cmd *c)
     /* local stays: the thread's number at level 1 (omp_get_ancestor_thread_num) */
     omp_thr = (struct omp_thr){ .size = 1, .local = outer.local, .level = outer.level + 1,
                                 .active = outer.active };
+    const struct task_red *red = omp_task_reductions();
     set_up_worksharing(c);
     omp_rt_call_user(c->fn, c->data);
+    omp_task_region_reductions(red);
     omp_thr = outer;
 }
 
@@ -358,6 +363,23 @@ void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigne
     (void)flags;
     struct region_cmd c = { .fn = fn, .data = data };
     start_region(&c, num_threads);
+}
+
+/* reduction(task, ...) on parallel: data's first word points to GCC's
+ * array of the reductions (task_red.c), whose copies every thread of the
+ * team gets; GCC's code merges them after the region.  Returns the
+ * team's size. */
+unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
+{
+    OMP_RT_ENTRY;
+    (void)flags;
+    int size = omp_thr.level > 0 ? 1 : team_size_for(num_threads);
+    const struct task_red *red = omp_task_red_make(*(uintptr_t **)data, size, __builtin_return_address(0));
+    struct region_cmd c = { .fn = fn, .data = data, .red = red };
+    start_region(&c, num_threads);
+    if (omp_thr.level == 0)
+        omp_task_region_reductions(NULL);       /* GCC's code frees them next */
+    return (unsigned)size;
 }
 
 void omp_rt_parallel_loop(void (*fn)(void *), void *data, unsigned num_threads, const struct omp_loop_args *loop)

@@ -81,7 +81,14 @@ enum { TASKS_QUEUED_MAX = 256, WAIT_MAX_US = 1000 };
 
 struct steal_req { uint64_t cookie, epoch; };
 enum { GIVE_UNPUBLISHED = 1, GIVE_BUSY = 2 };
-struct give { uint64_t cookie; void (*fn)(void *); void *data; uint64_t ticket; uint32_t status, pad; };
+struct give {
+    uint64_t cookie;
+    void (*fn)(void *);
+    void *data;
+    const struct task_red *red;
+    uint64_t ticket;
+    uint32_t status, pad;
+};
 struct done { uint64_t ticket; };
 struct hint { uint64_t epoch; };
 
@@ -170,9 +177,10 @@ static void wait_children(struct ctx *c);
 
 /* Runs fn(data) as a task of its own; returns when it and its children are
  * complete. */
-static void run_as_task(void (*fn)(void *), void *data, struct group *group, bool final)
+static void run_as_task(void (*fn)(void *), void *data, struct group *group, const struct task_red *red,
+                        bool final)
 {
-    struct ctx c = { .group = group }, *saved = cur;
+    struct ctx c = { .group = group, .red = red }, *saved = cur;
     cur = &c;
     final_depth += final;
     omp_rt_call_user(fn, data);
@@ -326,7 +334,7 @@ static void run_local(struct task *t)
 {
     if (t->after_elsewhere)
         see_notices();
-    run_as_task(t->fn, t->data, t->group, false);
+    run_as_task(t->fn, t->data, t->group, t->red, false);
     complete(t, false);
     free_task(t);
 }
@@ -399,6 +407,7 @@ static void on_steal(int src, void *body, size_t len)
     if (t) {
         g.fn = t->fn;
         g.data = t->data;
+        g.red = t->red;
         g.ticket = (uint64_t)(uintptr_t)t;
     } else {
         dsm_lock(&tq.mu);
@@ -444,7 +453,7 @@ static void run_stolen(const struct give *g, int creator, bool arrived)
     see_notices();
     if (arrived)
         dsm_share_unshared();
-    run_as_task(g->fn, g->data, NULL, false);
+    run_as_task(g->fn, g->data, NULL, g->red, false);
     dsm_flush_output();
     dsm_release_push(true);
     if (arrived)
@@ -613,6 +622,7 @@ static struct task *new_task(void (*fn)(void *), void *buf, long size)
     t->data = buf;
     t->parent = current();
     t->group = current()->group;
+    t->red = omp_task_reductions();
     t->movable = movable(buf, size);
     atomic_fetch_add(&current()->children, 1);
     if (t->group)
@@ -654,7 +664,7 @@ static void run_now_after_deps(void (*fn)(void *), void *buf, void **depend, boo
     dsm_unlock(&tq.mu);
     if (elsewhere)
         see_notices();
-    run_as_task(fn, buf, t->group, final);
+    run_as_task(fn, buf, t->group, t->red, final);
     complete(t, false);
     free_task(t);
 }
@@ -678,7 +688,7 @@ void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lo
         if (depend && omp_rt_team_size() > 1)
             run_now_after_deps(fn, buf, depend, final);
         else
-            run_as_task(fn, buf, current()->group, final);
+            run_as_task(fn, buf, current()->group, omp_task_reductions(), final);
         if (buf != data)
             omp_rt_free(buf);
         return;
@@ -703,7 +713,27 @@ void GOMP_taskgroup_start(void)
     OMP_RT_ENTRY;
     struct group *g = xcalloc(1, sizeof *g);
     g->outer = current()->group;
+    g->red = omp_task_reductions();
     current()->group = g;
+}
+
+const struct task_red *omp_task_reductions(void)
+{
+    struct ctx *c = current();
+    return c->group ? c->group->red : c->red;
+}
+
+void omp_task_region_reductions(const struct task_red *red)
+{
+    implicit_ctx.red = red;
+}
+
+void omp_task_set_reductions(const struct task_red *red)
+{
+    struct ctx *c = current();
+    if (!c->group)
+        dsm_fatal("internal: task reductions outside a taskgroup");
+    c->group->red = red;
 }
 
 void GOMP_taskgroup_end(void)
@@ -744,7 +774,7 @@ static void taskloop_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, 
     void *buf = task_data(data, cpyfn, arg_size, arg_align, caller);
     memcpy(buf, bounds, 2 * sizeof(long));
     if (!(flags & TASK_FLAG_IF) || run_now(true, flags)) {
-        run_as_task(fn, buf, current()->group, (flags & TASK_FLAG_FINAL) != 0);
+        run_as_task(fn, buf, current()->group, omp_task_reductions(), (flags & TASK_FLAG_FINAL) != 0);
         omp_rt_free(buf);
     } else {
         defer(new_task(fn, buf, arg_size), NULL);
@@ -755,14 +785,21 @@ static void taskloop_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, 
  * iteration number into the loop variable's value. */
 #define TASKLOOP(type, start, end, step, up)                                                      \
     do {                                                                                          \
-        if (flags & TASK_FLAG_REDUCTION)                                                          \
-            omp_rt_unsupported("taskloop reduction");                                              \
         const void *caller = __builtin_return_address(0);                                         \
         type n = (up) ? ((end) > (start) ? ((end) - (start) + (step) - 1) / (step) : 0)           \
                       : ((start) > (end) ? ((start) - (end) - (step) - 1) / -(step) : 0);         \
         unsigned long tasks = taskloop_tasks((unsigned long)n, flags, num_tasks);                 \
-        if (!(flags & TASK_FLAG_NOGROUP))                                                         \
+        /* reduction: the data's third word points to the reductions */                          \
+        uintptr_t *red = (flags & TASK_FLAG_REDUCTION) ? ((uintptr_t **)data)[2] : NULL;          \
+        if (red && !(flags & TASK_FLAG_NOGROUP) && n == 0) {                                      \
+            red[2] = 0;         /* tells the caller nothing was registered */                    \
+            return;                                                                               \
+        }                                                                                         \
+        if (!(flags & TASK_FLAG_NOGROUP)) {                                                       \
             GOMP_taskgroup_start();                                                               \
+            if (red)                                                                              \
+                omp_task_red_register(red, caller);                                               \
+        }                                                                                         \
         type first = 0;                                                                           \
         for (unsigned long i = 0; i < tasks; i++) {                                               \
             type cnt = n / (type)tasks + ((type)i < n % (type)tasks);                             \
@@ -792,22 +829,7 @@ void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)(void *, voi
     TASKLOOP(gomp_ull, start, end, step, (flags & TASK_FLAG_UP) != 0);
 }
 
-/* ---- memory allocation and error directives ------------------------------ */
-
-void *GOMP_alloc(size_t alignment, size_t size, uintptr_t allocator)
-{
-    (void)allocator;
-    void *p = NULL;
-    if (posix_memalign(&p, alignment < sizeof(void *) ? sizeof(void *) : alignment, size ? size : 1))
-        return NULL;
-    return p;
-}
-
-void GOMP_free(void *ptr, uintptr_t allocator)
-{
-    (void)allocator;
-    free(ptr);
-}
+/* ---- error directives ----------------------------------------------------- */
 
 void GOMP_error(const char *msg, size_t len)
 {

@@ -14,11 +14,13 @@
 #include <stdint.h>
 
 struct dep_table;
+struct task_red;
 
 struct group {
     _Atomic long count;           /* its tasks not complete */
     _Atomic bool elsewhere;       /* one of its tasks completed on another node */
     struct group *outer;
+    const struct task_red *red;   /* the task reductions its tasks take part in (task_red.c) */
 };
 
 /* A running task, or a thread's implicit task. */
@@ -27,6 +29,7 @@ struct ctx {
     _Atomic bool elsewhere;       /* a child completed on another node since the last taskwait */
     struct group *group;          /* the innermost taskgroup it is in */
     struct dep_table *deps;       /* its children's depend clauses (depend.c) */
+    const struct task_red *red;   /* the task reductions it was created in */
 };
 
 /* A task at the node that created it. */
@@ -36,6 +39,7 @@ struct task {
     void *data;
     struct ctx *parent;
     struct group *group;
+    const struct task_red *red;   /* in the shared heap: valid on every node */
     bool movable, published;
     bool after_elsewhere;         /* released by a predecessor run on another node */
     bool inline_deps;             /* run by its creator once its predecessors are done */
@@ -53,6 +57,19 @@ struct task {
  * returns (malloc'd, *n of them) the siblings that no longer wait; both
  * with the queue's lock held.  omp_dep_clear() frees the table once the
  * parent has no child left. */
+/* task.c: the task reductions of the calling thread's innermost taskgroup
+ * or, outside one, of its task; and the innermost taskgroup's, replaced. */
+const struct task_red *omp_task_reductions(void);
+void omp_task_set_reductions(const struct task_red *red);
+/* The reductions of a parallel region's implicit tasks (parallel.c), for
+ * the calling thread. */
+void omp_task_region_reductions(const struct task_red *red);
+/* task_red.c: the private copies of `threads` threads for the compiler's
+ * task reduction arrays (data), and their record; caller: the program's
+ * code that asked.  Registering them makes them the innermost taskgroup's. */
+const struct task_red *omp_task_red_make(uintptr_t *data, int threads, const void *caller);
+void omp_task_red_register(uintptr_t *data, const void *caller);
+
 void omp_dep_add(struct ctx *parent, struct task *t, void **depend);
 struct task **omp_dep_done(struct task *t, size_t *n);
 void omp_dep_clear(struct ctx *c);
