@@ -89,6 +89,10 @@ unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data, unsigned num_t
 void GOMP_taskgroup_reduction_register(uintptr_t *data);
 void GOMP_taskgroup_reduction_unregister(uintptr_t *data);
 void GOMP_task_reduction_remap(size_t cnt, size_t cntorig, void **ptrs);
+void GOMP_workshare_task_reduction_unregister(bool cancelled);
+void GOMP_taskwait_depend(void **depend);
+unsigned GOMP_sections2_start(unsigned count, uintptr_t *reductions, void **mem);
+void GOMP_scope_start(uintptr_t *reductions);
 void *GOMP_alloc(size_t alignment, size_t size, uintptr_t allocator);
 void GOMP_free(void *ptr, uintptr_t allocator);
 void GOMP_error(const char *msg, size_t msglen);

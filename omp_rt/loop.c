@@ -19,6 +19,7 @@
  */
 #include "gomp_abi.h"
 #include "loop.h"
+#include "task.h"
 
 #include "../dsm/dsm.h"
 #include "../profiler/prof.h"
@@ -365,19 +366,22 @@ LOOP_RUNTIME(nonmonotonic_runtime, NONMONOTONIC)
 LOOP_RUNTIME(maybe_nonmonotonic_runtime, NONMONOTONIC)
 LOOP_RUNTIME(ordered_runtime, 0)
 
-static void no_task_reductions(uintptr_t *reductions, void **mem)
+/* reduction(task, ...) on the loop (task_red.c); mem: memory GCC asks of
+ * the construct for a scan or a lastprivate(conditional:). */
+static void task_reductions(uintptr_t *reductions, void **mem, const void *caller)
 {
-    if (reductions)
-        omp_rt_unsupported("task reductions on a worksharing loop");
     if (mem)
-        omp_rt_unsupported("scan (reduction inscan) on a worksharing loop");
+        omp_rt_unsupported("scan (reduction inscan), or lastprivate(conditional:) needing the construct's "
+                           "memory, on a worksharing loop");
+    if (reductions)
+        omp_task_red_workshare(reductions, caller);
 }
 
 bool GOMP_loop_start(long s, long e, long i, long sched, long c, long *is, long *ie, uintptr_t *reductions,
                      void **mem)
 {
     OMP_RT_ENTRY;
-    no_task_reductions(reductions, mem);
+    task_reductions(reductions, mem, __builtin_return_address(0));
     return start_long(WHERE, (int)sched | (sched & GFS_MONOTONIC ? 0 : NONMONOTONIC), s, e, i, c, is, ie);
 }
 
@@ -385,7 +389,7 @@ bool GOMP_loop_ordered_start(long s, long e, long i, long sched, long c, long *i
                              uintptr_t *reductions, void **mem)
 {
     OMP_RT_ENTRY;
-    no_task_reductions(reductions, mem);
+    task_reductions(reductions, mem, __builtin_return_address(0));
     return start_long(WHERE, (int)sched, s, e, i, c, is, ie);
 }
 
@@ -394,7 +398,7 @@ bool GOMP_loop_ull_start(bool up, unsigned long long s, unsigned long long e, un
                          uintptr_t *reductions, void **mem)
 {
     OMP_RT_ENTRY;
-    no_task_reductions(reductions, mem);
+    task_reductions(reductions, mem, __builtin_return_address(0));
     return start_ull(WHERE, (int)sched | (sched & GFS_MONOTONIC ? 0 : NONMONOTONIC), up, s, e, i, c, is, ie);
 }
 
@@ -403,7 +407,7 @@ bool GOMP_loop_ull_ordered_start(bool up, unsigned long long s, unsigned long lo
                                  unsigned long long *ie, uintptr_t *reductions, void **mem)
 {
     OMP_RT_ENTRY;
-    no_task_reductions(reductions, mem);
+    task_reductions(reductions, mem, __builtin_return_address(0));
     return start_ull(WHERE, (int)sched, up, s, e, i, c, is, ie);
 }
 

@@ -5,6 +5,8 @@
  */
 #include "gomp_abi.h"
 #include "loop.h"
+#include "omp_rt.h"
+#include "task.h"
 
 void omp_sections_init(unsigned count)
 {
@@ -25,6 +27,18 @@ unsigned GOMP_sections_start(unsigned count)
     OMP_RT_ENTRY;
     omp_sections_init(count);
     return GOMP_sections_next();
+}
+
+/* sections with reduction(task, ...) (task_red.c); mem: memory GCC asks of
+ * the construct for a lastprivate(conditional:). */
+unsigned GOMP_sections2_start(unsigned count, uintptr_t *reductions, void **mem)
+{
+    OMP_RT_ENTRY;
+    if (mem)
+        omp_rt_unsupported("lastprivate(conditional:) needing the construct's memory, on sections");
+    if (reductions)
+        omp_task_red_workshare(reductions, __builtin_return_address(0));
+    return GOMP_sections_start(count);
 }
 
 void GOMP_sections_end(void)

@@ -69,6 +69,9 @@ void omp_task_region_reductions(const struct task_red *red);
  * code that asked.  Registering them makes them the innermost taskgroup's. */
 const struct task_red *omp_task_red_make(uintptr_t *data, int threads, const void *caller);
 void omp_task_red_register(uintptr_t *data, const void *caller);
+/* The task reductions of a worksharing construct (data: the calling
+ * thread's array); every thread of the team calls it. */
+void omp_task_red_workshare(uintptr_t *data, const void *caller);
 
 void omp_dep_add(struct ctx *parent, struct task *t, void **depend);
 struct task **omp_dep_done(struct task *t, size_t *n);

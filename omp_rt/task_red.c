@@ -22,8 +22,13 @@
  *
  * reduction(task, ...) on parallel is the same with the region's implicit
  * tasks: the encountering thread makes the copies before the region starts
- * (parallel.c), every thread's implicit task takes part.  On worksharing and
- * scope constructs it stays unsupported (unsupported.c).
+ * (parallel.c), every thread's implicit task takes part.  On a worksharing
+ * loop, sections or scope, every thread of the team comes with an array of
+ * its own and opens a taskgroup: thread 0 makes the copies, and the others
+ * learn where they are as for copyprivate (single.c, a barrier); after the
+ * construct's barrier thread 0 merges them, and
+ * GOMP_workshare_task_reduction_unregister ends the taskgroups, frees the
+ * copies and waits for the team.
  */
 #include "gomp_abi.h"
 #include "omp_rt.h"
@@ -73,6 +78,56 @@ const struct task_red *omp_task_red_make(uintptr_t *data, int threads, const voi
 void omp_task_red_register(uintptr_t *data, const void *caller)
 {
     omp_task_set_reductions(omp_task_red_make(data, omp_rt_team_size(), caller));
+}
+
+void omp_task_red_workshare(uintptr_t *data, const void *caller)
+{
+    GOMP_taskgroup_start();
+    const struct task_red *red;
+    if (omp_rt_thread_num() == 0) {
+        red = omp_task_red_make(data, omp_rt_team_size(), caller);
+        GOMP_single_copy_end((void *)red);
+    } else {
+        red = GOMP_single_copy_start();
+        size_t n = 0;
+        for (uintptr_t *d = data; d; d = (uintptr_t *)d[4])
+            n++;
+        const struct task_red *made[n];             /* thread 0's, in the order of the arrays */
+        const struct task_red *r = red;
+        for (size_t i = n; i-- > 0; r = r->next)
+            made[i] = r;
+        size_t i = 0;
+        for (uintptr_t *d = data; d; d = (uintptr_t *)d[4], i++) {
+            d[2] = made[i]->base;
+            d[5] = (uintptr_t)made[i];
+            d[6] = made[i]->end;
+        }
+    }
+    omp_task_set_reductions(red);
+}
+
+/* scope with reduction(task, ...): a worksharing construct for the task
+ * reductions only (GCC ends it with the barrier below). */
+void GOMP_scope_start(uintptr_t *reductions)
+{
+    OMP_RT_ENTRY;
+    if (reductions)
+        omp_task_red_workshare(reductions, __builtin_return_address(0));
+}
+
+void GOMP_workshare_task_reduction_unregister(bool cancelled)
+{
+    OMP_RT_ENTRY;
+    const struct task_red *red = omp_task_reductions();
+    GOMP_taskgroup_end();
+    const struct task_red *outer = omp_task_reductions();
+    for (const struct task_red *r = red, *next; omp_rt_thread_num() == 0 && r != outer; r = next) {
+        next = r->next;
+        omp_rt_free((void *)r->base);
+        omp_rt_free((void *)r);
+    }
+    if (!cancelled)
+        GOMP_barrier();
 }
 
 void GOMP_taskgroup_reduction_register(uintptr_t *data)

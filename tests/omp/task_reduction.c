@@ -5,7 +5,8 @@
  * reduction; an array; nested taskgroups whose tasks take part in the
  * outer reduction; every thread making its own taskgroup; taskloop
  * reduction, with and without iterations; reduction(task, ...) on a
- * parallel region, whose threads and tasks both take part.  The tasks spin a little so
+ * parallel region, whose threads and tasks both take part, and on a
+ * worksharing loop, sections and scope.  The tasks spin a little so
  * that other nodes steal some of them.
  * Run over tcp too.
  */
@@ -130,5 +131,39 @@ int main(void)
         team++;
     }
     printf("parallel with task reductions: %ld %.1f\n", t - 1000L * team, half);
+
+    long lt = 0, st = 0, ct = 0;
+    double ld = 0;
+#pragma omp parallel
+    {
+#pragma omp for reduction(task, + : lt) reduction(task, + : ld) schedule(dynamic, 3)
+        for (int i = 0; i < 100; i++) {
+#pragma omp task in_reduction(+ : lt) in_reduction(+ : ld) firstprivate(i)
+            {
+                lt += i + 2 * work(i);
+                ld += 0.25;
+            }
+        }
+#pragma omp sections reduction(task, + : st)
+        {
+#pragma omp section
+            for (int k = 0; k < 5; k++) {
+#pragma omp task in_reduction(+ : st) firstprivate(k)
+                st += k;
+            }
+#pragma omp section
+            {
+#pragma omp task in_reduction(+ : st)
+                st += 100;
+            }
+        }
+#pragma omp scope reduction(task, + : ct)
+        {
+#pragma omp task in_reduction(+ : ct)
+            ct += 3;
+        }
+    }
+    printf("worksharing with task reductions: for %ld %.2f, sections %ld, scope %ld per thread\n", lt, ld, st,
+           ct / omp_get_max_threads());
     return 0;
 }
