@@ -289,7 +289,7 @@ static bool start_long(uintptr_t where, int kind, long start, long end, long inc
     omp_loop_args_long(&a, kind, start, end, incr, chunk);
     a.where = where;
     omp_loop_init(&a);
-    return next_long(istart, iend);
+    return istart ? next_long(istart, iend) : true;     /* none: GCC schedules it (task reductions, scan) */
 }
 
 static bool start_ull(uintptr_t where, int kind, bool up, unsigned long long start, unsigned long long end,
@@ -300,7 +300,7 @@ static bool start_ull(uintptr_t where, int kind, bool up, unsigned long long sta
     omp_loop_args_ull(&a, kind, up, start, end, incr, chunk);
     a.where = where;
     omp_loop_init(&a);
-    return next_ull(istart, iend);
+    return istart ? next_ull(istart, iend) : true;
 }
 
 /* ---- the entry points ---------------------------------------------------- */
@@ -367,14 +367,13 @@ LOOP_RUNTIME(maybe_nonmonotonic_runtime, NONMONOTONIC)
 LOOP_RUNTIME(ordered_runtime, 0)
 
 /* reduction(task, ...) on the loop (task_red.c); mem: memory GCC asks of
- * the construct for a scan or a lastprivate(conditional:). */
+ * the construct for a scan or a lastprivate(conditional:) (ws_mem.c). */
 static void task_reductions(uintptr_t *reductions, void **mem, const void *caller)
 {
-    if (mem)
-        omp_rt_unsupported("scan (reduction inscan), or lastprivate(conditional:) needing the construct's "
-                           "memory, on a worksharing loop");
     if (reductions)
         omp_task_red_workshare(reductions, caller);
+    if (mem)
+        omp_ws_memory(mem, caller);
 }
 
 bool GOMP_loop_start(long s, long e, long i, long sched, long c, long *is, long *ie, uintptr_t *reductions,

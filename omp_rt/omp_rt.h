@@ -91,6 +91,10 @@ void omp_env_display(bool verbose);     /* OMP_DISPLAY_ENV's report, to stderr *
 bool omp_parse_schedule(const char *v, enum omp_sched *kind, long *chunk, bool *monotonic);
 const char *omp_sched_name(enum omp_sched kind);
 
+/* ws_mem.c: the memory a worksharing construct asks for its team (*mem:
+ * its size in, the memory out); every thread of the team calls it. */
+void omp_ws_memory(void **mem, const void *caller);
+
 /* placement.c */
 void omp_placement_init(void);     /* sets omp_rt.threads where no variable did */
 bool omp_placement_cpus_shared(void);

@@ -30,14 +30,14 @@ unsigned GOMP_sections_start(unsigned count)
 }
 
 /* sections with reduction(task, ...) (task_red.c); mem: memory GCC asks of
- * the construct for a lastprivate(conditional:). */
+ * the construct for a lastprivate(conditional:) (ws_mem.c). */
 unsigned GOMP_sections2_start(unsigned count, uintptr_t *reductions, void **mem)
 {
     OMP_RT_ENTRY;
-    if (mem)
-        omp_rt_unsupported("lastprivate(conditional:) needing the construct's memory, on sections");
     if (reductions)
         omp_task_red_workshare(reductions, __builtin_return_address(0));
+    if (mem)
+        omp_ws_memory(mem, __builtin_return_address(0));
     return GOMP_sections_start(count);
 }
 

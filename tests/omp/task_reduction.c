@@ -132,7 +132,7 @@ int main(void)
     }
     printf("parallel with task reductions: %ld %.1f\n", t - 1000L * team, half);
 
-    long lt = 0, st = 0, ct = 0;
+    long lt = 0, sl = 0, st = 0, ct = 0;
     double ld = 0;
 #pragma omp parallel
     {
@@ -143,6 +143,11 @@ int main(void)
                 lt += i + 2 * work(i);
                 ld += 0.25;
             }
+        }
+#pragma omp for reduction(task, + : sl)
+        for (int i = 0; i < 50; i++) {
+#pragma omp task in_reduction(+ : sl) firstprivate(i)
+            sl += 2 * i;
         }
 #pragma omp sections reduction(task, + : st)
         {
@@ -163,7 +168,7 @@ int main(void)
             ct += 3;
         }
     }
-    printf("worksharing with task reductions: for %ld %.2f, sections %ld, scope %ld per thread\n", lt, ld, st,
-           ct / omp_get_max_threads());
+    printf("worksharing with task reductions: for %ld %.2f, static for %ld, sections %ld, scope %ld per thread\n",
+           lt, ld, sl, st, ct / omp_get_max_threads());
     return 0;
 }
