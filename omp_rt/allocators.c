@@ -121,7 +121,7 @@ static void give_to_pool(struct allocator *c, size_t size)
  * aligned to align (a power of two), through allocator a or its fallbacks. */
 static void *allocate(size_t align, size_t size, uintptr_t a, const void *caller)
 {
-    for (;;) {
+    for (int hops = 0; hops < 16; hops++) {     /* allocator_fb may go round in a circle */
         a = resolve(a);
         struct allocator *c = custom(a);
         size_t al = c && c->alignment > align ? c->alignment : align;
@@ -150,6 +150,7 @@ static void *allocate(size_t align, size_t size, uintptr_t a, const void *caller
         else
             return NULL;
     }
+    return NULL;
 }
 
 static void release(void *p)
