@@ -37,20 +37,12 @@ API int omp_get_proc_bind(void) { return 0; }
 API int omp_get_num_places(void) { return 0; }
 API int omp_get_max_teams(void) { return omp_icv.num_teams; }
 API int omp_get_teams_thread_limit(void) { return omp_icv.teams_thread_limit; }
-API int omp_get_num_devices(void) { return 0; }
-API int omp_get_default_device(void) { return 0; }
-API int omp_get_initial_device(void) { return 0; }
-API int omp_get_device_num(void) { return 0; }
-API int omp_is_initial_device(void) { return 1; }
-API int omp_get_num_teams(void) { return 1; }
-API int omp_get_team_num(void) { return 0; }
 API int omp_get_max_task_priority(void) { return 0; }
 
 API void omp_set_num_threads(int n) { omp_icv.nthreads = n; }
 API void omp_set_dynamic(int d) { omp_icv.dynamic = d != 0; }
 API void omp_set_nested(int n) { omp_icv.nested = n != 0; }
 API void omp_set_max_active_levels(int n) { if (n >= 0) omp_icv.max_active_levels = n; }
-API void omp_set_default_device(int d) { (void)d; }
 API void omp_set_num_teams(int n) { if (n > 0) omp_icv.num_teams = n; }
 API void omp_set_teams_thread_limit(int n) { if (n >= 0) omp_icv.teams_thread_limit = n; }
 

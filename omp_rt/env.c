@@ -14,11 +14,11 @@
  * long a waiting thread polls (dsm/config.c).  OMP_ALLOCATOR is the
  * default allocator (allocators.c), OMP_AFFINITY_FORMAT the default format
  * of omp_display_affinity (affinity.c); OMP_NUM_TEAMS and
- * OMP_TEAMS_THREAD_LIMIT are what omp_get_max_teams and
- * omp_get_teams_thread_limit answer.  The variables that choose placement,
- * devices or teams (OMP_PROC_BIND, OMP_PLACES, OMP_STACKSIZE,
- * OMP_DEFAULT_DEVICE, OMP_TARGET_OFFLOAD, OMP_NUM_TEAMS,
- * OMP_TEAMS_THREAD_LIMIT, OMP_MAX_TASK_PRIORITY, OMP_DISPLAY_AFFINITY) are
+ * OMP_TEAMS_THREAD_LIMIT size the teams construct's leagues (teams.c) and
+ * OMP_DEFAULT_DEVICE is omp_get_default_device's answer (target.c).  The
+ * variables that choose placement or devices (OMP_PROC_BIND, OMP_PLACES,
+ * OMP_STACKSIZE, OMP_TARGET_OFFLOAD, OMP_MAX_TASK_PRIORITY,
+ * OMP_DISPLAY_AFFINITY) are
  * checked for syntax and otherwise have no effect: say so, rather than
  * ignore them silently, under OMP_DISPLAY_ENV=verbose.
  */
@@ -377,7 +377,7 @@ static void check_ignored(void)
         dsm_fatal("OMP_TARGET_OFFLOAD='%s' is not DEFAULT, MANDATORY or DISABLED", v);
     if ((v = dsm_env("OMP_ALLOCATOR")) && !is_one_of(v, allocators))
         dsm_fatal("OMP_ALLOCATOR='%s' is not a predefined allocator (omp_default_mem_alloc ...)", v);
-    parse_int("OMP_DEFAULT_DEVICE", 0, 0, INT_MAX);
+    omp_icv.default_device = (int)parse_int("OMP_DEFAULT_DEVICE", 0, 0, INT_MAX);
     parse_int("OMP_MAX_TASK_PRIORITY", 0, 0, INT_MAX);
     omp_icv.num_teams = (int)parse_int("OMP_NUM_TEAMS", 0, 1, INT_MAX);
     omp_icv.teams_thread_limit = (int)parse_int("OMP_TEAMS_THREAD_LIMIT", 0, 1, INT_MAX);
@@ -406,16 +406,15 @@ void omp_env_display(bool verbose)
     fprintf(stderr, "  OMP_WAIT_POLICY = '%s'\n", wait && dsm_is_word(wait, "active") ? "ACTIVE" : "PASSIVE");
     fprintf(stderr, "  OMP_THREAD_LIMIT = '%ld'\n", omp_icv.thread_limit);
     fprintf(stderr, "  OMP_MAX_ACTIVE_LEVELS = '%ld'\n", omp_icv.max_active_levels);
-    fprintf(stderr, "  OMP_CANCELLATION = 'FALSE'\n  OMP_DEFAULT_DEVICE = '0'\n");
+    fprintf(stderr, "  OMP_CANCELLATION = 'FALSE'\n  OMP_DEFAULT_DEVICE = '%d'\n", omp_icv.default_device);
     fprintf(stderr, "  OMP_MAX_TASK_PRIORITY = '0'\n");
     const char *alloc = dsm_env("OMP_ALLOCATOR");
     fprintf(stderr, "  OMP_ALLOCATOR = '%s'\n", alloc ? alloc : "omp_default_mem_alloc");
     fprintf(stderr, "  [ompdsm] nodes = '%d'\n  [ompdsm] OMPDSM_THREADS_PER_NODE = '%d'\n", omp_rt.nodes,
             omp_rt.threads);
     if (verbose) {
-        fprintf(stderr, "  [ompdsm] OMP_PROC_BIND, OMP_PLACES, OMP_STACKSIZE, OMP_DEFAULT_DEVICE, "
-                        "OMP_TARGET_OFFLOAD, OMP_NUM_TEAMS, OMP_TEAMS_THREAD_LIMIT, OMP_MAX_TASK_PRIORITY, "
-                        "OMP_DISPLAY_AFFINITY have no effect\n");
+        fprintf(stderr, "  [ompdsm] OMP_PROC_BIND, OMP_PLACES, OMP_STACKSIZE, OMP_TARGET_OFFLOAD, "
+                        "OMP_MAX_TASK_PRIORITY, OMP_DISPLAY_AFFINITY have no effect\n");
     }
     fprintf(stderr, "OPENMP DISPLAY ENVIRONMENT END\n");
 }

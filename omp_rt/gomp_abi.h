@@ -2,9 +2,8 @@
  * gomp_abi.h: the compiler-facing interface: every GOMP_* entry point that
  * GCC 12 emits and ompdsm implements, in one place, with libgomp's
  * signatures.  Each is defined in the file of its construct.  Entry points
- * of constructs ompdsm does not run (target, teams, cancellation, doacross,
- * task reductions) are defined in unsupported.c and stop the program with a
- * message naming the construct.
+ * of constructs ompdsm does not run (doacross, task detach) are defined in
+ * unsupported.c and stop the program with a message naming the construct.
  */
 #ifndef OMP_RT_GOMP_ABI_H
 #define OMP_RT_GOMP_ABI_H
@@ -96,6 +95,31 @@ void GOMP_scope_start(uintptr_t *reductions);
 void *GOMP_alloc(size_t alignment, size_t size, uintptr_t allocator);
 void GOMP_free(void *ptr, uintptr_t allocator);
 void GOMP_error(const char *msg, size_t msglen);
+
+/* target.c: target constructs, on the host */
+void GOMP_target_ext(int device, void (*fn)(void *), size_t mapnum, void **hostaddrs, size_t *sizes,
+                     unsigned short *kinds, unsigned flags, void **depend, void **args);
+void GOMP_target(int device, void (*fn)(void *), const void *unused, size_t mapnum, void **hostaddrs,
+                 size_t *sizes, unsigned char *kinds);
+void GOMP_target_data_ext(int device, size_t mapnum, void **hostaddrs, size_t *sizes, unsigned short *kinds);
+void GOMP_target_data(int device, const void *unused, size_t mapnum, void **hostaddrs, size_t *sizes,
+                      unsigned char *kinds);
+void GOMP_target_end_data(void);
+void GOMP_target_update_ext(int device, size_t mapnum, void **hostaddrs, size_t *sizes, unsigned short *kinds,
+                            unsigned flags, void **depend);
+void GOMP_target_update(int device, const void *unused, size_t mapnum, void **hostaddrs, size_t *sizes,
+                        unsigned char *kinds);
+void GOMP_target_enter_exit_data(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
+                                 unsigned short *kinds, unsigned flags, void **depend);
+void GOMP_offload_register_ver(unsigned version, const void *host_table, int target_type,
+                               const void *target_data);
+void GOMP_offload_unregister_ver(unsigned version, const void *host_table, int target_type,
+                                 const void *target_data);
+
+/* teams.c */
+void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams, unsigned thread_limit, unsigned flags);
+bool GOMP_teams4(unsigned num_teams_low, unsigned num_teams_high, unsigned thread_limit, bool first);
+void GOMP_teams(unsigned num_teams, unsigned thread_limit);
 void GOMP_warning(const char *msg, size_t msglen);
 
 #pragma GCC visibility pop

@@ -55,6 +55,7 @@ struct omp_icv {
     bool dynamic, nested;
     long max_active_levels, thread_limit;
     int num_teams, teams_thread_limit;  /* OMP_NUM_TEAMS, OMP_TEAMS_THREAD_LIMIT (0: unset) */
+    int default_device;         /* OMP_DEFAULT_DEVICE, omp_set_default_device (target.c) */
     bool affinity_format_set;   /* else OMP_AFFINITY_FORMAT's */
     char affinity_format[256];  /* omp_set_affinity_format's */
 };
@@ -79,6 +80,7 @@ struct omp_thr {
     int level;                  /* nesting depth of parallel regions */
     bool active;                /* inside a parallel region with > 1 thread */
     uint64_t ws_seq;            /* worksharing constructs met in this region */
+    int teams, team_num;        /* the enclosing teams construct's league (teams.c); teams 0: none */
 };
 
 extern struct omp_icv omp_icv;

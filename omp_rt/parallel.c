@@ -62,6 +62,7 @@ struct region_cmd {
     struct omp_loop_args loop;          /* loop.kind 0: none */
     unsigned sections;                  /* combined parallel sections */
     const struct task_red *red;         /* reduction(task, ...): GOMP_parallel_reductions */
+    int32_t teams, team_num;            /* the encountering thread's league (teams.c) */
     struct omp_icv icv;                 /* node 0's, as omp_set_* left them */
 };
 
@@ -143,11 +144,11 @@ static void enter_team(int size)
     mig_team_starts();
 }
 
-/* The calling thread becomes the node's thread `local` of the team. */
-static void join_team(int local)
+/* The calling thread becomes the node's thread `local` of the team of c. */
+static void join_team(const struct region_cmd *c, int local)
 {
     omp_thr = (struct omp_thr){ .size = omp_rt.team, .num = omp_rt.first + local, .local = local, .level = 1,
-                                .active = omp_rt.team > 1 };
+                                .active = omp_rt.team > 1, .teams = c->teams, .team_num = c->team_num };
 }
 
 /* loop: the worksharing loop that ends the region, or 0.
@@ -164,7 +165,7 @@ static void leave_team(uintptr_t loop)
         free(state);
     }
     dsm_barrier_group(omp_rt.nodes);
-    omp_thr = (struct omp_thr){ .size = 1 };
+    omp_thr = (struct omp_thr){ .size = 1, .teams = omp_thr.teams, .team_num = omp_thr.team_num };
     omp_rt.team = 1;
     omp_rt.in_team = false;
 }
@@ -220,7 +221,7 @@ static uintptr_t ending_loop(const struct region_cmd *c)
 static void member(int local, void *arg)
 {
     const struct region_cmd *c = arg;
-    join_team(local);
+    join_team(c, local);
     set_up_worksharing(c);
     omp_rt_call_user(c->fn, c->data);
     omp_rt_end_barrier(ending_loop(c));
@@ -231,7 +232,7 @@ static void member(int local, void *arg)
 static void start_team(const struct region_cmd *c)
 {
     enter_team(c->team);
-    join_team(0);
+    join_team(c, 0);
     omp_pool_run(omp_rt.local, member, (void *)c);
     set_up_worksharing(c);
 }
@@ -288,7 +289,7 @@ static void run_alone(const struct region_cmd *c)
     struct omp_thr outer = omp_thr;
     /* local stays: the thread's number at level 1 (omp_get_ancestor_thread_num) */
     omp_thr = (struct omp_thr){ .size = 1, .local = outer.local, .level = outer.level + 1,
-                                .active = outer.active };
+                                .active = outer.active, .teams = outer.teams, .team_num = outer.team_num };
     const struct task_red *red = omp_task_reductions();
     set_up_worksharing(c);
     omp_rt_call_user(c->fn, c->data);
@@ -350,6 +351,8 @@ static void start_region(struct region_cmd *c, unsigned num_threads)
     }
     c->kind = CMD_REGION;
     c->team = size;
+    c->teams = omp_thr.teams;
+    c->team_num = omp_thr.team_num;
     c->icv = omp_icv;
     bcast_region(c);
     run_region(c);
@@ -407,7 +410,8 @@ void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
     /* The node's other threads read it until the region ends. */
     static struct region_cmd c;
     c = (struct region_cmd){ .kind = CMD_REGION, .fn = fn, .data = data, .icv = omp_icv,
-                             .team = team_size_for(num_threads) };
+                             .team = team_size_for(num_threads), .teams = omp_thr.teams,
+                             .team_num = omp_thr.team_num };
     free(dsm_barrier_bcast(&c, sizeof c, NULL));
     start_team(&c);
 }

@@ -702,15 +702,18 @@ static void nothing(void *arg)
     (void)arg;
 }
 
-/* taskwait depend(...): waits for the siblings the clauses name, as an
- * included task with those clauses and no body would. */
-void GOMP_taskwait_depend(void **depend)
+void omp_task_wait_depend(void **depend)
 {
-    OMP_RT_ENTRY;
     reap();
     publish_if_asked();
     if (omp_rt_team_size() > 1)
         run_now_after_deps(nothing, NULL, depend, false);
+}
+
+void GOMP_taskwait_depend(void **depend)
+{
+    OMP_RT_ENTRY;
+    omp_task_wait_depend(depend);
 }
 
 void GOMP_taskwait(void)

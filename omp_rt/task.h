@@ -64,6 +64,10 @@ void omp_task_set_reductions(const struct task_red *red);
 /* The reductions of a parallel region's implicit tasks (parallel.c), for
  * the calling thread. */
 void omp_task_region_reductions(const struct task_red *red);
+/* Waits for the sibling tasks that GCC's depend array names, as an
+ * included task with those clauses and no body would (taskwait depend, a
+ * target construct's depend clauses). */
+void omp_task_wait_depend(void **depend);
 /* task_red.c: the private copies of `threads` threads for the compiler's
  * task reduction arrays (data), and their record; caller: the program's
  * code that asked.  Registering them makes them the innermost taskgroup's. */
