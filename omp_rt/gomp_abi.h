@@ -2,7 +2,7 @@
  * gomp_abi.h: the compiler-facing interface: every GOMP_* entry point that
  * GCC 12 emits and ompdsm implements, in one place, with libgomp's
  * signatures.  Each is defined in the file of its construct.  Entry points
- * of constructs ompdsm does not run (doacross, task detach) are defined in
+ * of the construct ompdsm does not run (task detach) are defined in
  * unsupported.c and stop the program with a message naming the construct.
  */
 #ifndef OMP_RT_GOMP_ABI_H
@@ -50,6 +50,18 @@ void GOMP_loop_end_nowait(void);
 bool GOMP_loop_end_cancel(void);
 void GOMP_ordered_start(void);
 void GOMP_ordered_end(void);
+/* loop.c: doacross loops (ordered(n) with depend); GOMP_loop_doacross_S_start
+ * for S in static, dynamic, guided (and ull), GOMP_loop_doacross_runtime_start
+ * without the chunk */
+bool GOMP_loop_doacross_start(unsigned ncounts, long *counts, long sched, long chunk, long *istart, long *iend,
+                              uintptr_t *reductions, void **mem);
+bool GOMP_loop_ull_doacross_start(unsigned ncounts, gomp_ull *counts, long sched, gomp_ull chunk,
+                                  gomp_ull *istart, gomp_ull *iend, uintptr_t *reductions, void **mem);
+/* doacross.c */
+void GOMP_doacross_post(long *counts);
+void GOMP_doacross_wait(long first, ...);
+void GOMP_doacross_ull_post(gomp_ull *counts);
+void GOMP_doacross_ull_wait(gomp_ull first, ...);
 
 /* sections.c */
 unsigned GOMP_sections_start(unsigned count);

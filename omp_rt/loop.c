@@ -43,6 +43,7 @@ static __thread struct {
     uint64_t dealt;              /* static: chunks or blocks taken so far */
     uint64_t next;               /* team of one: first iteration not taken */
     uint64_t chunk_lo, ordered_done;
+    bool doacross;               /* ordered(n) with depend: doacross.c's until the thread runs out */
     bool timing;                 /* profiled: this node's block is being timed */
     uint64_t block;              /* profiled: its size */
     uint64_t t0, first, iters;   /* for the profiler: this node's execution */
@@ -108,6 +109,7 @@ void omp_loop_init(const struct omp_loop_args *a)
     cur.seq = ++omp_thr.ws_seq;
     cur.dealt = 0;
     cur.next = 0;
+    cur.doacross = false;
     cur.t0 = dsm_now_ns();
     cur.first = UINT64_MAX;
     cur.iters = 0;
@@ -245,6 +247,10 @@ bool omp_loop_next(uint64_t *lo, uint64_t *hi)
         }
     }
     account(more, *lo, *hi);
+    if (!more && cur.doacross) {
+        cur.doacross = false;
+        omp_doacross_end();
+    }
     cur.chunk_lo = *lo;
     cur.ordered_done = 0;
     return more;
@@ -366,21 +372,13 @@ LOOP_RUNTIME(nonmonotonic_runtime, NONMONOTONIC)
 LOOP_RUNTIME(maybe_nonmonotonic_runtime, NONMONOTONIC)
 LOOP_RUNTIME(ordered_runtime, 0)
 
-/* reduction(task, ...) on the loop (task_red.c); mem: memory GCC asks of
- * the construct for a scan or a lastprivate(conditional:) (ws_mem.c). */
-static void task_reductions(uintptr_t *reductions, void **mem, const void *caller)
-{
-    if (reductions)
-        omp_task_red_workshare(reductions, caller);
-    if (mem)
-        omp_ws_memory(mem, caller);
-}
-
+/* reductions: reduction(task, ...) on the loop; mem: memory GCC asks of the
+ * construct for a scan or a lastprivate(conditional:) (ws_mem.c). */
 bool GOMP_loop_start(long s, long e, long i, long sched, long c, long *is, long *ie, uintptr_t *reductions,
                      void **mem)
 {
     OMP_RT_ENTRY;
-    task_reductions(reductions, mem, __builtin_return_address(0));
+    omp_ws_start_extras(reductions, mem, __builtin_return_address(0));
     return start_long(WHERE, (int)sched | (sched & GFS_MONOTONIC ? 0 : NONMONOTONIC), s, e, i, c, is, ie);
 }
 
@@ -388,7 +386,7 @@ bool GOMP_loop_ordered_start(long s, long e, long i, long sched, long c, long *i
                              uintptr_t *reductions, void **mem)
 {
     OMP_RT_ENTRY;
-    task_reductions(reductions, mem, __builtin_return_address(0));
+    omp_ws_start_extras(reductions, mem, __builtin_return_address(0));
     return start_long(WHERE, (int)sched, s, e, i, c, is, ie);
 }
 
@@ -397,7 +395,7 @@ bool GOMP_loop_ull_start(bool up, unsigned long long s, unsigned long long e, un
                          uintptr_t *reductions, void **mem)
 {
     OMP_RT_ENTRY;
-    task_reductions(reductions, mem, __builtin_return_address(0));
+    omp_ws_start_extras(reductions, mem, __builtin_return_address(0));
     return start_ull(WHERE, (int)sched | (sched & GFS_MONOTONIC ? 0 : NONMONOTONIC), up, s, e, i, c, is, ie);
 }
 
@@ -406,7 +404,7 @@ bool GOMP_loop_ull_ordered_start(bool up, unsigned long long s, unsigned long lo
                                  unsigned long long *ie, uintptr_t *reductions, void **mem)
 {
     OMP_RT_ENTRY;
-    task_reductions(reductions, mem, __builtin_return_address(0));
+    omp_ws_start_extras(reductions, mem, __builtin_return_address(0));
     return start_ull(WHERE, (int)sched, up, s, e, i, c, is, ie);
 }
 
@@ -425,6 +423,95 @@ bool GOMP_loop_end_cancel(void)
     OMP_RT_ENTRY;
     omp_rt_end_barrier(cur.a.where);
     return false;
+}
+
+/* ---- doacross loops (ordered(n) with depend) ------------------------------ */
+
+/* The first dimension's counts[0] iterations, shared out statically with
+ * the chunk the schedule resolves to (doacross.c says why). */
+static bool doacross_start(uintptr_t where, int kind, long chunk, unsigned dims, const uint64_t *counts,
+                           uint64_t *lo, uint64_t *hi)
+{
+    bool steal;
+    resolve(kind, &chunk, &steal);
+    struct omp_loop_args a;
+    omp_loop_args_ull(&a, OMP_SCHED_STATIC, true, 0, counts[0], 1, (unsigned long long)chunk);
+    a.where = where;
+    omp_loop_init(&a);
+    omp_doacross_begin(cur.seq, dims, counts, chunk);
+    cur.doacross = true;
+    return omp_loop_next(lo, hi);
+}
+
+static bool doacross_long(uintptr_t where, int kind, long chunk, unsigned dims, const long *counts,
+                          long *istart, long *iend)
+{
+    uint64_t c[dims ? dims : 1], lo, hi;
+    for (unsigned d = 0; d < dims; d++)
+        c[d] = counts[d] > 0 ? (uint64_t)counts[d] : 0;
+    bool more = doacross_start(where, kind, chunk, dims, c, &lo, &hi);
+    *istart = (long)lo;
+    *iend = (long)hi;
+    return more;
+}
+
+static bool doacross_ull(uintptr_t where, int kind, long chunk, unsigned dims, const unsigned long long *counts,
+                         unsigned long long *istart, unsigned long long *iend)
+{
+    uint64_t c[dims ? dims : 1], lo, hi;
+    for (unsigned d = 0; d < dims; d++)
+        c[d] = counts[d];
+    bool more = doacross_start(where, kind, chunk, dims, c, &lo, &hi);
+    *istart = lo;
+    *iend = hi;
+    return more;
+}
+
+#define LOOP_DOACROSS(name, kind)                                                                   \
+    API bool GOMP_loop_doacross_##name##_start(unsigned n, long *counts, long c, long *is, long *ie)  \
+    {                                                                                               \
+        OMP_RT_ENTRY;                                                                               \
+        return doacross_long(WHERE, kind, c, n, counts, is, ie);                                    \
+    }                                                                                               \
+    API bool GOMP_loop_ull_doacross_##name##_start(unsigned n, unsigned long long *counts,         \
+                                                   unsigned long long c, unsigned long long *is,    \
+                                                   unsigned long long *ie)                          \
+    {                                                                                               \
+        OMP_RT_ENTRY;                                                                               \
+        return doacross_ull(WHERE, kind, (long)c, n, counts, is, ie);                               \
+    }
+
+LOOP_DOACROSS(static, OMP_SCHED_STATIC)
+LOOP_DOACROSS(dynamic, OMP_SCHED_DYNAMIC)
+LOOP_DOACROSS(guided, OMP_SCHED_GUIDED)
+
+API bool GOMP_loop_doacross_runtime_start(unsigned n, long *counts, long *is, long *ie)
+{
+    OMP_RT_ENTRY;
+    return doacross_long(WHERE, 0, 0, n, counts, is, ie);
+}
+
+API bool GOMP_loop_ull_doacross_runtime_start(unsigned n, unsigned long long *counts, unsigned long long *is,
+                                              unsigned long long *ie)
+{
+    OMP_RT_ENTRY;
+    return doacross_ull(WHERE, 0, 0, n, counts, is, ie);
+}
+
+bool GOMP_loop_doacross_start(unsigned n, long *counts, long sched, long chunk, long *istart, long *iend,
+                              uintptr_t *reductions, void **mem)
+{
+    OMP_RT_ENTRY;
+    omp_ws_start_extras(reductions, mem, __builtin_return_address(0));
+    return doacross_long(WHERE, (int)sched, chunk, n, counts, istart, iend);
+}
+
+bool GOMP_loop_ull_doacross_start(unsigned n, gomp_ull *counts, long sched, gomp_ull chunk, gomp_ull *istart,
+                                  gomp_ull *iend, uintptr_t *reductions, void **mem)
+{
+    OMP_RT_ENTRY;
+    omp_ws_start_extras(reductions, mem, __builtin_return_address(0));
+    return doacross_ull(WHERE, (int)sched, (long)chunk, n, counts, istart, iend);
 }
 
 /* ---- combined parallel loops --------------------------------------------- */

@@ -60,6 +60,16 @@ void omp_ws_next(const struct omp_ws_ask *ask, uint64_t *lo, uint64_t *hi);
 void omp_ws_ordered_wait(uint64_t seq, uint64_t iter);
 void omp_ws_ordered_done(uint64_t seq, uint64_t next_iter);
 
+/* doacross.c: a loop with ordered depend(sink)/depend(source), whose
+ * first dimension's counts[0] iterations are shared out statically with
+ * this chunk (0: one block per thread); seq: the construct's number.
+ * Every thread of the team begins it, and ends it once it has run its last
+ * iteration. */
+void omp_doacross_begin(uint64_t seq, unsigned dims, const uint64_t *counts, long chunk);
+void omp_doacross_end(void);
+void omp_doacross_register(void);
+void omp_doacross_reset(void);      /* at the end of a region */
+
 /* steal.c: nonmonotonic dynamic loops, each node's threads taking chunks
  * from the node's range and stealing from the other nodes' when out. */
 bool omp_steal_next(const struct omp_ws_ask *a, uint64_t *lo, uint64_t *hi);

@@ -93,9 +93,16 @@ void omp_env_display(bool verbose);     /* OMP_DISPLAY_ENV's report, to stderr *
 bool omp_parse_schedule(const char *v, enum omp_sched *kind, long *chunk, bool *monotonic);
 const char *omp_sched_name(enum omp_sched kind);
 
-/* ws_mem.c: the memory a worksharing construct asks for its team (*mem:
- * its size in, the memory out); every thread of the team calls it. */
-void omp_ws_memory(void **mem, const void *caller);
+/* ws_mem.c: what a worksharing loop or sections asks of the runtime for
+ * its team as it starts (GOMP_loop_start's and GOMP_sections2_start's
+ * reductions and mem, either NULL): the copies of its task reductions
+ * (task_red.c) and the memory for a scan or lastprivate(conditional:)
+ * (*mem: its size in, the memory out).  Every thread of the team calls it. */
+void omp_ws_start_extras(uintptr_t *reductions, void **mem, const void *caller);
+
+/* single.c: a value that thread 0 of the team makes (make(arg)) and every
+ * thread gets, as for copyprivate; every thread of the team calls it. */
+void *omp_rt_team_value(void *(*make)(void *arg), void *arg);
 
 /* placement.c */
 void omp_placement_init(void);     /* sets omp_rt.threads where no variable did */

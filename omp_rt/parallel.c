@@ -157,6 +157,7 @@ static void leave_team(uintptr_t loop)
 {
     omp_rt_end_barrier(loop);
     omp_ws_reset();
+    omp_doacross_reset();
     omp_steal_reset();
     if (omp_rt.node == 0 && omp_rt.team_nodes < omp_rt.nodes) {
         size_t len;
@@ -448,6 +449,7 @@ static void check_same_image(void)
 void omp_rt_register(void)
 {
     omp_ws_register();
+    omp_doacross_register();
     omp_steal_register();
     omp_exit_register();
     omp_profiled_init();

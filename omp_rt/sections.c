@@ -34,10 +34,7 @@ unsigned GOMP_sections_start(unsigned count)
 unsigned GOMP_sections2_start(unsigned count, uintptr_t *reductions, void **mem)
 {
     OMP_RT_ENTRY;
-    if (reductions)
-        omp_task_red_workshare(reductions, __builtin_return_address(0));
-    if (mem)
-        omp_ws_memory(mem, __builtin_return_address(0));
+    omp_ws_start_extras(reductions, mem, __builtin_return_address(0));
     return GOMP_sections_start(count);
 }
 

@@ -60,3 +60,12 @@ void GOMP_single_copy_end(void *data)
     if (omp_rt_team_size() > 1)
         omp_pool_barrier(send, &data);
 }
+
+void *omp_rt_team_value(void *(*make)(void *arg), void *arg)
+{
+    if (omp_rt_thread_num() != 0)
+        return GOMP_single_copy_start();
+    void *v = make(arg);
+    GOMP_single_copy_end(v);
+    return v;
+}

@@ -80,15 +80,23 @@ void omp_task_red_register(uintptr_t *data, const void *caller)
     omp_task_set_reductions(omp_task_red_make(data, omp_rt_team_size(), caller));
 }
 
+struct make_args {
+    uintptr_t *data;
+    const void *caller;
+};
+
+static void *make_for_team(void *arg)
+{
+    const struct make_args *m = arg;
+    return (void *)omp_task_red_make(m->data, omp_rt_team_size(), m->caller);
+}
+
 void omp_task_red_workshare(uintptr_t *data, const void *caller)
 {
     GOMP_taskgroup_start();
-    const struct task_red *red;
-    if (omp_rt_thread_num() == 0) {
-        red = omp_task_red_make(data, omp_rt_team_size(), caller);
-        GOMP_single_copy_end((void *)red);
-    } else {
-        red = GOMP_single_copy_start();
+    struct make_args m = { .data = data, .caller = caller };
+    const struct task_red *red = omp_rt_team_value(make_for_team, &m);
+    if (omp_rt_thread_num() != 0) {
         size_t n = 0;
         for (uintptr_t *d = data; d; d = (uintptr_t *)d[4])
             n++;

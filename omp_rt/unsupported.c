@@ -19,18 +19,4 @@ void omp_rt_unsupported(const char *construct)
     __attribute__((visibility("default"))) void symbol(void);                 \
     void symbol(void) { omp_rt_unsupported(construct); }
 
-UNSUPPORTED(GOMP_loop_doacross_start, "ordered(n) with depend (doacross)")
-UNSUPPORTED(GOMP_loop_doacross_static_start, "ordered(n) with depend (doacross)")
-UNSUPPORTED(GOMP_loop_doacross_dynamic_start, "ordered(n) with depend (doacross)")
-UNSUPPORTED(GOMP_loop_doacross_guided_start, "ordered(n) with depend (doacross)")
-UNSUPPORTED(GOMP_loop_doacross_runtime_start, "ordered(n) with depend (doacross)")
-UNSUPPORTED(GOMP_loop_ull_doacross_start, "ordered(n) with depend (doacross)")
-UNSUPPORTED(GOMP_loop_ull_doacross_static_start, "ordered(n) with depend (doacross)")
-UNSUPPORTED(GOMP_loop_ull_doacross_dynamic_start, "ordered(n) with depend (doacross)")
-UNSUPPORTED(GOMP_loop_ull_doacross_guided_start, "ordered(n) with depend (doacross)")
-UNSUPPORTED(GOMP_loop_ull_doacross_runtime_start, "ordered(n) with depend (doacross)")
-UNSUPPORTED(GOMP_doacross_post, "ordered depend(source)")
-UNSUPPORTED(GOMP_doacross_wait, "ordered depend(sink)")
-UNSUPPORTED(GOMP_doacross_ull_post, "ordered depend(source)")
-UNSUPPORTED(GOMP_doacross_ull_wait, "ordered depend(sink)")
 UNSUPPORTED(omp_fulfill_event, "task detach")

@@ -71,7 +71,7 @@ build() {
     return 1
 }
 
-for p in omp_small malloc_exhaust doacross detach barrier_not_met; do
+for p in omp_small malloc_exhaust detach barrier_not_met; do
     build $p "$DSMCC" -O2 "$SRC/$p.c" -o "$OUT/$p"
 done
 # The libgomp build of omp_small: the judge of OMP_* values.
@@ -343,8 +343,6 @@ fi
 
 # ---- unsupported OpenMP constructs ----------------------------------------------------
 
-check "unsupported construct: ordered depend (doacross)" "$tmp/doacross" \
-    "unsupported OpenMP construct: .*doacross" "$RUN" -np 2 "$tmp/doacross"
 check "unsupported construct: task detach" "$tmp/detach" \
     "unsupported OpenMP construct: task detach" "$RUN" -np 2 "$tmp/detach"
 
