@@ -36,6 +36,7 @@ enum net_op {
     OP_ORD_DONE,
     OP_DA_WAIT,             /* wait_req → the node of the iteration waited for (doacross.c) */
     OP_DA_DONE,             /* wait_rep → the waiter */
+    OP_CANCEL,              /* cancel_msg → the team's other nodes (cancel.c) */
     OP_WS_STEAL,            /* steal_req → a node of the team (steal.c) */
     OP_WS_STOLEN,           /* steal_rep → the thief */
     OP_HEAP_FREE,           /* a block of another node's arena to free (heap.c) */

@@ -32,7 +32,7 @@ API int omp_get_max_active_levels(void) { return (int)omp_icv.max_active_levels;
 API int omp_get_supported_active_levels(void) { return 1; }
 API int omp_get_dynamic(void) { return omp_icv.dynamic; }
 API int omp_get_nested(void) { return omp_icv.nested; }
-API int omp_get_cancellation(void) { return 0; }
+API int omp_get_cancellation(void) { return omp_icv.cancellation; }
 API int omp_get_proc_bind(void) { return 0; }
 API int omp_get_num_places(void) { return 0; }
 API int omp_get_max_teams(void) { return omp_icv.num_teams; }

@@ -19,27 +19,3 @@ void GOMP_barrier(void)
     OMP_RT_ENTRY;
     omp_rt_end_barrier((uintptr_t)__builtin_return_address(0));
 }
-
-/* Cancellation is never active (OMP_CANCELLATION is false). */
-bool GOMP_barrier_cancel(void)
-{
-    OMP_RT_ENTRY;
-    omp_rt_end_barrier((uintptr_t)__builtin_return_address(0));
-    return false;
-}
-
-/* As in libgomp with OMP_CANCELLATION false (the only setting ompdsm
- * accepts): cancel and cancellation point do nothing and report that the
- * construct was not cancelled. */
-bool GOMP_cancel(int which, bool do_cancel)
-{
-    (void)which;
-    (void)do_cancel;
-    return false;
-}
-
-bool GOMP_cancellation_point(int which)
-{
-    (void)which;
-    return false;
-}

@@ -406,7 +406,8 @@ void omp_env_display(bool verbose)
     fprintf(stderr, "  OMP_WAIT_POLICY = '%s'\n", wait && dsm_is_word(wait, "active") ? "ACTIVE" : "PASSIVE");
     fprintf(stderr, "  OMP_THREAD_LIMIT = '%ld'\n", omp_icv.thread_limit);
     fprintf(stderr, "  OMP_MAX_ACTIVE_LEVELS = '%ld'\n", omp_icv.max_active_levels);
-    fprintf(stderr, "  OMP_CANCELLATION = 'FALSE'\n  OMP_DEFAULT_DEVICE = '%d'\n", omp_icv.default_device);
+    fprintf(stderr, "  OMP_CANCELLATION = '%s'\n  OMP_DEFAULT_DEVICE = '%d'\n", omp_icv.cancellation ? "TRUE" : "FALSE",
+            omp_icv.default_device);
     fprintf(stderr, "  OMP_MAX_TASK_PRIORITY = '0'\n");
     const char *alloc = dsm_env("OMP_ALLOCATOR");
     fprintf(stderr, "  OMP_ALLOCATOR = '%s'\n", alloc ? alloc : "omp_default_mem_alloc");
@@ -432,8 +433,7 @@ void omp_env_load(void)
     omp_icv.thread_limit = parse_count("OMP_THREAD_LIMIT", 4294967295L, 1, 4294967295L);
     check_wait_policy();
     check_ignored();
-    if (parse_bool("OMP_CANCELLATION", false))
-        omp_rt_unsupported("cancellation (OMP_CANCELLATION=true)");
+    omp_icv.cancellation = parse_bool("OMP_CANCELLATION", false);
     const char *v = dsm_env("OMP_DISPLAY_ENV");
     static const char *const display_kinds[] = { "true", "false", "verbose", NULL };
     if (v && !is_one_of(v, display_kinds))

@@ -25,6 +25,8 @@ void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads
 
 /* barrier.c */
 void GOMP_barrier(void);
+
+/* cancel.c */
 bool GOMP_barrier_cancel(void);
 bool GOMP_cancel(int which, bool do_cancel);
 bool GOMP_cancellation_point(int which);

@@ -421,6 +421,8 @@ void GOMP_loop_end_nowait(void)
 bool GOMP_loop_end_cancel(void)
 {
     OMP_RT_ENTRY;
+    if (omp_cancel_active())
+        return omp_cancel_barrier();
     omp_rt_end_barrier(cur.a.where);
     return false;
 }

@@ -56,6 +56,7 @@ struct omp_icv {
     long max_active_levels, thread_limit;
     int num_teams, teams_thread_limit;  /* OMP_NUM_TEAMS, OMP_TEAMS_THREAD_LIMIT (0: unset) */
     int default_device;         /* OMP_DEFAULT_DEVICE, omp_set_default_device (target.c) */
+    bool cancellation;          /* OMP_CANCELLATION (cancel.c) */
     bool affinity_format_set;   /* else OMP_AFFINITY_FORMAT's */
     char affinity_format[256];  /* omp_set_affinity_format's */
 };
@@ -179,6 +180,18 @@ void omp_rt_barrier(void);
  * barrier, or the region's code (OMPDSM_MIGRATE=first migrates at the end
  * of each one's first execution), or 0. */
 void omp_rt_end_barrier(uintptr_t loop);
+
+/* cancel.c: whether the team may cancel (OMP_CANCELLATION=true, a team
+ * of more than one); then each barrier that is a cancellation point is
+ * omp_cancel_barrier, which says whether the region is cancelled, and
+ * every thread calls omp_cancel_region_end before the barrier that ends
+ * the region. */
+bool omp_cancel_active(void);
+bool omp_cancel_barrier(void);
+/* Every team barrier counts (it ends the worksharing construct before it). */
+void omp_cancel_passed_barrier(void);
+void omp_cancel_region_end(void);
+void omp_cancel_register(void);
 
 /* ws.c: node 0's worksharing service. */
 void omp_ws_register(void);

@@ -100,6 +100,7 @@ void omp_rt_barrier(void)
 {
     if (omp_thr.size == 1)
         return;
+    omp_cancel_passed_barrier();
     omp_task_drain();
     omp_pool_barrier(among_nodes, NULL);
 }
@@ -119,6 +120,7 @@ void omp_rt_end_barrier(uintptr_t loop)
 {
     if (omp_thr.size == 1)
         return;
+    omp_cancel_passed_barrier();
     omp_task_drain();
     omp_pool_barrier(end_among_nodes, &loop);
 }
@@ -155,6 +157,7 @@ static void join_team(const struct region_cmd *c, int local)
  * Node 0 then wakes the nodes that sat the region out. */
 static void leave_team(uintptr_t loop)
 {
+    omp_cancel_region_end();
     omp_rt_end_barrier(loop);
     omp_ws_reset();
     omp_doacross_reset();
@@ -225,6 +228,7 @@ static void member(int local, void *arg)
     join_team(c, local);
     set_up_worksharing(c);
     omp_rt_call_user(c->fn, c->data);
+    omp_cancel_region_end();
     omp_rt_end_barrier(ending_loop(c));
     omp_thr = (struct omp_thr){ .size = 1 };
 }
@@ -450,6 +454,7 @@ void omp_rt_register(void)
 {
     omp_ws_register();
     omp_doacross_register();
+    omp_cancel_register();
     omp_steal_register();
     omp_exit_register();
     omp_profiled_init();

@@ -51,6 +51,8 @@ void GOMP_sections_end_nowait(void)
 bool GOMP_sections_end_cancel(void)
 {
     OMP_RT_ENTRY;
+    if (omp_cancel_active())
+        return omp_cancel_barrier();
     omp_rt_barrier();
     return false;
 }

@@ -315,10 +315,13 @@ static bool in_group(const struct task *t, const void *group)
     return t->group == group;
 }
 
+static bool in_cancelled_group(const struct group *g);
+
+/* A task of a cancelled taskgroup stays to be discarded here. */
 static bool stealable(const struct task *t, const void *arg)
 {
     (void)arg;
-    return t->movable && t->published;
+    return t->movable && t->published && !in_cancelled_group(t->group);
 }
 
 /* This node sees what the notices it got announce: a thief what the
@@ -330,11 +333,37 @@ static void see_notices(void)
     dsm_drop_suspects();
 }
 
+/* Whether a taskgroup of a task's, from its innermost out, is cancelled. */
+static bool in_cancelled_group(const struct group *g)
+{
+    for (; g; g = g->outer)
+        if (atomic_load(&g->cancelled))
+            return true;
+    return false;
+}
+
+bool omp_task_cancel_group(void)
+{
+    struct group *g = current()->group;
+    if (!g)
+        return false;
+    atomic_store(&g->cancelled, true);
+    return true;
+}
+
+bool omp_task_group_cancelled(void)
+{
+    return in_cancelled_group(current()->group);
+}
+
+/* A task of a cancelled taskgroup that has not started is discarded: it
+ * completes without running. */
 static void run_local(struct task *t)
 {
     if (t->after_elsewhere)
         see_notices();
-    run_as_task(t->fn, t->data, t->group, t->red, false);
+    if (!in_cancelled_group(t->group))
+        run_as_task(t->fn, t->data, t->group, t->red, false);
     complete(t, false);
     free_task(t);
 }

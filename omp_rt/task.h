@@ -21,6 +21,7 @@ struct group {
     _Atomic bool elsewhere;       /* one of its tasks completed on another node */
     struct group *outer;
     const struct task_red *red;   /* the task reductions its tasks take part in (task_red.c) */
+    _Atomic bool cancelled;       /* cancel taskgroup (cancel.c): its tasks not started are discarded */
 };
 
 /* A running task, or a thread's implicit task. */
@@ -68,6 +69,11 @@ void omp_task_region_reductions(const struct task_red *red);
  * included task with those clauses and no body would (taskwait depend, a
  * target construct's depend clauses). */
 void omp_task_wait_depend(void **depend);
+/* cancel taskgroup: cancels the innermost taskgroup of the calling task
+ * (false if there is none); whether it, or a taskgroup around it, is
+ * cancelled. */
+bool omp_task_cancel_group(void);
+bool omp_task_group_cancelled(void);
 /* task_red.c: the private copies of `threads` threads for the compiler's
  * task reduction arrays (data), and their record; caller: the program's
  * code that asked.  Registering them makes them the innermost taskgroup's. */
