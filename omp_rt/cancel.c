@@ -13,8 +13,9 @@
  * thread that
  * cancels sets them at its node and tells the team's other nodes
  * (OP_CANCEL), whose threads then see it at their next cancellation point.
- * A taskgroup's cancellation is a flag of the taskgroup (task.c): its
- * tasks that have not started are discarded where they are queued.
+ * A taskgroup's cancellation is a flag of the taskgroup (task.c), at the
+ * node that made it (a task run elsewhere tells that node, OP_TASK_CANCEL):
+ * its tasks that have not started are discarded where they are queued.
  *
  * A cancelled region's threads do not all meet the same barriers: the one
  * that cancels goes straight to the region's end while others wait in a
@@ -132,8 +133,10 @@ bool GOMP_cancel(int which, bool do_cancel)
         return false;
     if (!do_cancel)
         return GOMP_cancellation_point(which);
-    if (which == CANCEL_TASKGROUP)
-        return omp_task_cancel_group();
+    if (which == CANCEL_TASKGROUP) {
+        omp_task_cancel_group();
+        return true;
+    }
     if (omp_thr.size == 1)
         return true;            /* a team of one: nobody else to tell */
     uint64_t seq = which == CANCEL_PARALLEL ? 0 : construct_number();

@@ -1,9 +1,7 @@
 /*
  * gomp_abi.h: the compiler-facing interface: every GOMP_* entry point that
  * GCC 12 emits and ompdsm implements, in one place, with libgomp's
- * signatures.  Each is defined in the file of its construct.  Entry points
- * of the construct ompdsm does not run (task detach) are defined in
- * unsupported.c and stop the program with a message naming the construct.
+ * signatures.  Each is defined in the file of its construct.
  */
 #ifndef OMP_RT_GOMP_ABI_H
 #define OMP_RT_GOMP_ABI_H

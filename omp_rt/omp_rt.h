@@ -224,7 +224,5 @@ void omp_exit_init(FILE *out, FILE *err);
 void omp_exit_register(void);
 _Noreturn void omp_exit_job(int status);
 
-/* unsupported.c */
-_Noreturn void omp_rt_unsupported(const char *construct);
 
 #endif

@@ -96,9 +96,20 @@ static void among_nodes(void *arg)
         prof_sync(PROF_BARRIER, t0, dsm_now_ns(), 0);
 }
 
+/* A team of one has nobody to wait for, only its tasks (task.c's
+ * run_now: detached ones, and those after them). */
+static bool alone_at_barrier(void)
+{
+    if (omp_thr.size > 1)
+        return false;
+    if (omp_thr.level == 1)
+        omp_task_drain();
+    return true;
+}
+
 void omp_rt_barrier(void)
 {
-    if (omp_thr.size == 1)
+    if (alone_at_barrier())
         return;
     omp_cancel_passed_barrier();
     omp_task_drain();
@@ -118,7 +129,7 @@ static void end_among_nodes(void *arg)
 
 void omp_rt_end_barrier(uintptr_t loop)
 {
-    if (omp_thr.size == 1)
+    if (alone_at_barrier())
         return;
     omp_cancel_passed_barrier();
     omp_task_drain();
@@ -298,6 +309,7 @@ static void run_alone(const struct region_cmd *c)
     const struct task_red *red = omp_task_reductions();
     set_up_worksharing(c);
     omp_rt_call_user(c->fn, c->data);
+    alone_at_barrier();
     omp_task_region_reductions(red);
     omp_thr = outer;
 }

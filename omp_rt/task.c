@@ -43,6 +43,14 @@
  * complete, and arrives at a barrier only when it is 0 (the barrier is a
  * task scheduling point); so the barrier completes with every task done.
  *
+ * Detach.  A task with a detach clause completes when its body is done
+ * and its event is fulfilled, whichever comes last, at the node that
+ * created it: the event names that node and the task's record there, and
+ * omp_fulfill_event on another node publishes the caller's writes and
+ * sends the fulfilment there (OP_TASK_FULFILL), as a task run elsewhere
+ * sends its completion.  An included task with a detach clause (if(0),
+ * final, or outside any region) makes its creator wait for the event.
+ *
  * Dependences (depend clauses) hold a task back, at its creating node,
  * until the siblings it depends on are complete (depend.c); it is queued
  * then, and may move like any other.  taskyield does nothing; untied tasks
@@ -89,7 +97,8 @@ struct give {
     uint64_t ticket;
     uint32_t status, pad;
 };
-struct done { uint64_t ticket; };
+struct done { uint64_t ticket; };      /* also OP_TASK_CANCEL's */
+struct fulfil { uint64_t event; };
 struct hint { uint64_t epoch; };
 
 static struct {
@@ -104,6 +113,17 @@ static struct {
     uint64_t *hint;               /* per node: its last hint (on_hint) */
     int victim;                   /* where the next steal starts */
 } tq = { .mu = PTHREAD_MUTEX_INITIALIZER };
+
+static void on_fulfil(int src, void *body, size_t len);
+static void detached_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                          long arg_align, bool if_clause, unsigned flags, void **depend, void *detach,
+                          const void *caller);
+
+/* Per thread: the task another node made that it runs (creator -1: none). */
+static __thread struct stolen {
+    int creator;
+    uint64_t ticket;
+} stolen = { .creator = -1 };
 
 /* Per thread: its implicit task, the task it runs, and its final depth. */
 static __thread struct ctx implicit_ctx;
@@ -260,6 +280,23 @@ static void free_task(struct task *t)
         free(t);
 }
 
+/* A task's body is done, or, if detached, its event fulfilled (remote: on
+ * another node); the last of them completes it.  A task completed with a
+ * part done elsewhere is freed by reap(), as complete() queues it. */
+static void finish(struct task *t, bool remote)
+{
+    if (t->detached) {
+        if (remote)
+            atomic_store(&t->part_elsewhere, true);
+        if (atomic_fetch_sub(&t->parts, 1) != 1)
+            return;
+        remote = atomic_load(&t->part_elsewhere);
+    }
+    complete(t, remote);
+    if (!remote)
+        free_task(t);
+}
+
 /* Frees the tasks others completed for us.  One thread at a time: a
  * thread whose reap finds the list empty may go on to free the records a
  * dependence table keeps (omp_dep_clear), which another thread's reap may
@@ -342,13 +379,25 @@ static bool in_cancelled_group(const struct group *g)
     return false;
 }
 
-bool omp_task_cancel_group(void)
+/* In a task another node made, its taskgroup is at that node. */
+void omp_task_cancel_group(void)
 {
     struct group *g = current()->group;
-    if (!g)
-        return false;
-    atomic_store(&g->cancelled, true);
-    return true;
+    if (g) {
+        atomic_store(&g->cancelled, true);
+    } else if (stolen.creator >= 0) {
+        struct done d = { .ticket = stolen.ticket };
+        net_send(stolen.creator, OP_TASK_CANCEL, &d, sizeof d, NULL, 0);
+    }
+}
+
+static void on_cancel(int src, void *body, size_t len)
+{
+    (void)src;
+    (void)len;
+    struct group *g = ((struct task *)(uintptr_t)((struct done *)body)->ticket)->group;
+    if (g)
+        atomic_store(&g->cancelled, true);
 }
 
 bool omp_task_group_cancelled(void)
@@ -364,8 +413,7 @@ static void run_local(struct task *t)
         see_notices();
     if (!in_cancelled_group(t->group))
         run_as_task(t->fn, t->data, t->group, t->red, false);
-    complete(t, false);
-    free_task(t);
+    finish(t, false);
 }
 
 /* ---- publishing and stealing -------------------------------------------- */
@@ -472,7 +520,7 @@ static void on_done(int src, void *body, size_t len)
     (void)src;
     (void)len;
     struct done *d = body;
-    complete((struct task *)(uintptr_t)d->ticket, true);
+    finish((struct task *)(uintptr_t)d->ticket, true);
     dsm_notice_news();
 }
 
@@ -482,7 +530,10 @@ static void run_stolen(const struct give *g, int creator, bool arrived)
     see_notices();
     if (arrived)
         dsm_share_unshared();
+    struct stolen outer = stolen;
+    stolen = (struct stolen){ .creator = creator, .ticket = g->ticket };
     run_as_task(g->fn, g->data, NULL, g->red, false);
+    stolen = outer;
     dsm_flush_output();
     dsm_release_push(true);
     if (arrived)
@@ -566,6 +617,8 @@ void omp_task_register(void)
     net_register(OP_TASK_STEAL, on_steal);
     net_register(OP_TASK_GIVE, on_give);
     net_register(OP_TASK_DONE, on_done);
+    net_register(OP_TASK_FULFILL, on_fulfil);
+    net_register(OP_TASK_CANCEL, on_cancel);
     dsm_barrier_work(idle_wanted, idle_work);
 }
 
@@ -636,10 +689,17 @@ void omp_task_drain(void)
 
 /* ---- the ABI ------------------------------------------------------------ */
 
+/* Outside a team of several threads a task runs at once, except in a
+ * team of one (level 1) while detached tasks are pending there: it waits
+ * in the queue after them, as their events may come from tasks made
+ * later. */
 static bool run_now(bool if_clause, unsigned flags)
 {
-    return !if_clause || (flags & TASK_FLAG_FINAL) || final_depth > 0 || !omp_thr.active ||
-           omp_rt_team_size() == 1 || tq.queued >= TASKS_QUEUED_MAX;
+    if (!if_clause || (flags & TASK_FLAG_FINAL) || final_depth > 0 || tq.queued >= TASKS_QUEUED_MAX)
+        return true;
+    if (omp_thr.active)
+        return false;
+    return omp_thr.level != 1 || !atomic_load(&tq.outstanding);
 }
 
 /* A record for a task of the current task whose data is ready, counted
@@ -703,14 +763,15 @@ void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lo
 {
     OMP_RT_ENTRY;
     (void)priority;
-    (void)detach;
-    if (flags & TASK_FLAG_DETACH)
-        omp_rt_unsupported("task detach");
     reap();
     publish_if_asked();
     const void *caller = __builtin_return_address(0);
     if (!(flags & TASK_FLAG_DEPEND))
         depend = NULL;
+    if (flags & TASK_FLAG_DETACH) {
+        detached_task(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, detach, caller);
+        return;
+    }
     if (run_now(if_clause, flags)) {
         void *buf = cpyfn ? task_data(data, cpyfn, arg_size, arg_align, caller) : data;
         bool final = (flags & TASK_FLAG_FINAL) != 0;
@@ -729,6 +790,99 @@ void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lo
 static void nothing(void *arg)
 {
     (void)arg;
+}
+
+/* ---- detach ------------------------------------------------------------- */
+
+/* An event: the creating node above EVENT_NODE_SHIFT, the address of the
+ * task's record (or, with EVENT_INCLUDED, of its creator's wait) below. */
+#define EVENT_NODE_SHIFT 48
+#define EVENT_INCLUDED 1ULL
+
+struct included_wait {
+    _Atomic long pending;
+    _Atomic bool elsewhere;
+};
+
+static uint64_t event_of(const void *p, uint64_t kind)
+{
+    return (uint64_t)omp_rt.node << EVENT_NODE_SHIFT | (uintptr_t)p | kind;
+}
+
+/* GCC passes the address of the program's event variable as detach, and
+ * the event is the first word of the task's data, which libgomp sets too. */
+static void give_event(uint64_t event, void *detach, void *data)
+{
+    memcpy(detach, &event, sizeof event);
+    if (data)
+        memcpy(data, &event, sizeof event);
+}
+
+static void detached_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                          long arg_align, bool if_clause, unsigned flags, void **depend, void *detach,
+                          const void *caller)
+{
+    bool final = (flags & TASK_FLAG_FINAL) || final_depth > 0;
+    if (!if_clause || final || omp_thr.level == 0) {
+        struct included_wait w = { .pending = 1 };
+        give_event(event_of(&w, EVENT_INCLUDED), detach, data);
+        void *buf = cpyfn ? task_data(data, cpyfn, arg_size, arg_align, caller) : data;
+        if (depend && omp_rt_team_size() > 1)
+            omp_task_wait_depend(depend);
+        run_as_task(fn, buf, current()->group, omp_task_reductions(), final);
+        if (buf != data)
+            omp_rt_free(buf);
+        wait_for(&w.pending, any, NULL, false);
+        if (atomic_load(&w.elsewhere))
+            see_notices();
+        return;
+    }
+    struct task *t = new_task(fn, NULL, 0);
+    t->detached = true;
+    t->parts = 2;
+    give_event(event_of(t, 0), detach, data);
+    t->data = task_data(data, cpyfn, arg_size, arg_align, caller);
+    t->movable = movable(t->data, arg_size);
+    defer(t, depend);
+}
+
+/* The fulfilment of an event of this node's (elsewhere: sent by another). */
+static void fulfil_here(uint64_t event, bool elsewhere)
+{
+    uintptr_t p = (uintptr_t)(event & ((1ULL << EVENT_NODE_SHIFT) - 1));
+    if (p & EVENT_INCLUDED) {
+        struct included_wait *w = (struct included_wait *)(p & ~(uintptr_t)EVENT_INCLUDED);
+        if (elsewhere)
+            atomic_store(&w->elsewhere, true);
+        atomic_store(&w->pending, 0);
+    } else {
+        finish((struct task *)p, elsewhere);
+    }
+    dsm_notice_news();
+    omp_pool_ring();
+}
+
+static void on_fulfil(int src, void *body, size_t len)
+{
+    (void)src;
+    (void)len;
+    fulfil_here(((struct fulfil *)body)->event, true);
+}
+
+API void omp_fulfill_event(uint64_t event)
+{
+    OMP_RT_ENTRY;
+    int node = (int)(event >> EVENT_NODE_SHIFT);
+    if (node < 0 || node >= omp_rt.nodes || !(event & ((1ULL << EVENT_NODE_SHIFT) - 1)))
+        dsm_fatal("omp_fulfill_event: %#llx is not an event of a detached task", (unsigned long long)event);
+    if (node == omp_rt.node) {
+        fulfil_here(event, false);
+        return;
+    }
+    dsm_flush_output();
+    dsm_release_push(true);
+    struct fulfil f = { .event = event };
+    net_send(node, OP_TASK_FULFILL, &f, sizeof f, NULL, 0);
 }
 
 void omp_task_wait_depend(void **depend)

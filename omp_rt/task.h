@@ -50,6 +50,10 @@ struct task {
     struct task **succ;           /* siblings that wait for it */
     size_t nsucc, capsucc;
     bool done, kept;              /* kept: its parent's table points to it */
+    /* detach: complete when both its body and its event's fulfilment are */
+    bool detached;
+    _Atomic int parts;            /* of those two, not done yet */
+    _Atomic bool part_elsewhere;  /* one was done on another node */
 };
 
 /* depend.c.  omp_dep_add() enters task t, created under parent ctx with
@@ -69,10 +73,9 @@ void omp_task_region_reductions(const struct task_red *red);
  * included task with those clauses and no body would (taskwait depend, a
  * target construct's depend clauses). */
 void omp_task_wait_depend(void **depend);
-/* cancel taskgroup: cancels the innermost taskgroup of the calling task
- * (false if there is none); whether it, or a taskgroup around it, is
- * cancelled. */
-bool omp_task_cancel_group(void);
+/* cancel taskgroup: cancels the innermost taskgroup of the calling task,
+ * if there is one; whether it, or a taskgroup around it, is cancelled. */
+void omp_task_cancel_group(void);
 bool omp_task_group_cancelled(void);
 /* task_red.c: the private copies of `threads` threads for the compiler's
  * task reduction arrays (data), and their record; caller: the program's

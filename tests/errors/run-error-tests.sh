@@ -2,8 +2,7 @@
 # run-error-tests.sh: bad inputs must stop a job cleanly.  Each case gives
 # ompdsm-run or the runtime one bad input (an environment variable's value,
 # a launcher argument, a program that exhausts the shared memory, a region
-# address in use, an unsupported OpenMP construct, a barrier that not
-# every thread meets) and checks that
+# address in use, a barrier that not every thread meets) and checks that
 #   - the job exits with a non-zero status, not killed by a signal;
 #   - standard error has one line naming the cause (the variable or the key
 #     words, matched on a single line);
@@ -71,7 +70,7 @@ build() {
     return 1
 }
 
-for p in omp_small malloc_exhaust detach barrier_not_met; do
+for p in omp_small malloc_exhaust barrier_not_met; do
     build $p "$DSMCC" -O2 "$SRC/$p.c" -o "$OUT/$p"
 done
 # The libgomp build of omp_small: the judge of OMP_* values.
@@ -340,11 +339,6 @@ if [ "$ASAN" = 1 ]; then
         "SIGSEGV handler could not be installed.*allow_user_segv_handler" \
         env ASAN_OPTIONS=allow_user_segv_handler=0 "$RUN" -np 2 "$P"
 fi
-
-# ---- unsupported OpenMP constructs ----------------------------------------------------
-
-check "unsupported construct: task detach" "$tmp/detach" \
-    "unsupported OpenMP construct: task detach" "$RUN" -np 2 "$tmp/detach"
 
 # ---- programs OpenMP forbids ---------------------------------------------------------
 
