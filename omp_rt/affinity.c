@@ -9,7 +9,9 @@
  *   t team_num, T num_teams, L nesting_level, n thread_num, N num_threads,
  *   a ancestor_tnum, H host, P process_id, i native_thread_id,
  *   A thread_affinity (the CPUs the thread may run on, as 0-3,6).
- * The process is the calling thread's node's.  A width pads on the right,
+ * The process is the calling thread's node's.  With OMP_DISPLAY_AFFINITY
+ * true, each thread shows it in that format as it joins a team, the first
+ * time and when its place in the team changes.  A width pads on the right,
  * or on the left with "." (with zeros with "0.").  The format the program
  * sets is an ICV, which the next region takes to every node (parallel.c),
  * of up to 255 characters.
@@ -33,6 +35,8 @@ int omp_get_level(void);
 int omp_get_thread_num(void);
 int omp_get_num_threads(void);
 int omp_get_ancestor_thread_num(int level);
+int omp_get_team_num(void);
+int omp_get_num_teams(void);
 
 API int omp_get_place_num(void) { return -1; }
 API int omp_get_place_num_procs(int place) { (void)place; return 0; }
@@ -157,8 +161,8 @@ static void value(struct text *t, char type)
 {
     int level = omp_get_level();
     switch (type) {
-    case 't': putf(t, "0"); break;
-    case 'T': putf(t, "1"); break;
+    case 't': putf(t, "%d", omp_get_team_num()); break;
+    case 'T': putf(t, "%d", omp_get_num_teams()); break;
     case 'L': putf(t, "%d", level); break;
     case 'n': putf(t, "%d", omp_get_thread_num()); break;
     case 'N': putf(t, "%d", omp_get_num_threads()); break;
@@ -234,4 +238,17 @@ API void omp_display_affinity(const char *format)
     struct text t = report(format);
     fprintf(stderr, "%s\n", t.p);
     free(t.p);
+}
+
+/* Each thread reports the first time it is in a team, and again when its
+ * place in one changes (its number or the team's size: there are no
+ * places to change). */
+void omp_affinity_team_joined(void)
+{
+    static __thread int shown_num = -1, shown_size = -1;
+    if (!omp_icv.display_affinity || (shown_num == omp_thr.num && shown_size == omp_thr.size))
+        return;
+    shown_num = omp_thr.num;
+    shown_size = omp_thr.size;
+    omp_display_affinity(NULL);
 }

@@ -17,12 +17,13 @@
  * OMP_TEAMS_THREAD_LIMIT size the teams construct's leagues (teams.c) and
  * OMP_DEFAULT_DEVICE is omp_get_default_device's answer (target.c).  The
  * variables that choose placement or devices (OMP_PROC_BIND, OMP_PLACES,
- * OMP_STACKSIZE, OMP_TARGET_OFFLOAD, OMP_MAX_TASK_PRIORITY,
- * OMP_DISPLAY_AFFINITY) are
+ * OMP_STACKSIZE, OMP_TARGET_OFFLOAD, OMP_MAX_TASK_PRIORITY) are
  * checked for syntax and otherwise have no effect: say so, rather than
  * ignore them silently, under OMP_DISPLAY_ENV=verbose.
  */
 #include "omp_rt.h"
+
+size_t omp_get_affinity_format(char *buf, size_t size);     /* affinity.c */
 
 #include "../dsm/dsm.h"
 #include "../util/env.h"
@@ -381,7 +382,7 @@ static void check_ignored(void)
     parse_int("OMP_MAX_TASK_PRIORITY", 0, 0, INT_MAX);
     omp_icv.num_teams = (int)parse_int("OMP_NUM_TEAMS", 0, 1, INT_MAX);
     omp_icv.teams_thread_limit = (int)parse_int("OMP_TEAMS_THREAD_LIMIT", 0, 1, INT_MAX);
-    parse_bool("OMP_DISPLAY_AFFINITY", false);
+    omp_icv.display_affinity = parse_bool("OMP_DISPLAY_AFFINITY", false);
 }
 
 void omp_env_display(bool verbose)
@@ -406,16 +407,28 @@ void omp_env_display(bool verbose)
     fprintf(stderr, "  OMP_WAIT_POLICY = '%s'\n", wait && dsm_is_word(wait, "active") ? "ACTIVE" : "PASSIVE");
     fprintf(stderr, "  OMP_THREAD_LIMIT = '%ld'\n", omp_icv.thread_limit);
     fprintf(stderr, "  OMP_MAX_ACTIVE_LEVELS = '%ld'\n", omp_icv.max_active_levels);
+    fprintf(stderr, "  OMP_NUM_TEAMS = '%d'\n  OMP_TEAMS_THREAD_LIMIT = '%d'\n", omp_icv.num_teams,
+            omp_icv.teams_thread_limit);
     fprintf(stderr, "  OMP_CANCELLATION = '%s'\n  OMP_DEFAULT_DEVICE = '%d'\n", omp_icv.cancellation ? "TRUE" : "FALSE",
             omp_icv.default_device);
     fprintf(stderr, "  OMP_MAX_TASK_PRIORITY = '0'\n");
+    char format[256];
+    omp_get_affinity_format(format, sizeof format);
+    fprintf(stderr, "  OMP_DISPLAY_AFFINITY = '%s'\n  OMP_AFFINITY_FORMAT = '%s'\n",
+            omp_icv.display_affinity ? "TRUE" : "FALSE", format);
     const char *alloc = dsm_env("OMP_ALLOCATOR");
     fprintf(stderr, "  OMP_ALLOCATOR = '%s'\n", alloc ? alloc : "omp_default_mem_alloc");
+    static const char *const offload[] = { "DEFAULT", "MANDATORY", "DISABLED" };
+    const char *v = dsm_env("OMP_TARGET_OFFLOAD");
+    size_t k = 0;
+    while (v && k < 2 && !dsm_is_word(v, offload[k]))
+        k++;
+    fprintf(stderr, "  OMP_TARGET_OFFLOAD = '%s'\n", offload[k]);
     fprintf(stderr, "  [ompdsm] nodes = '%d'\n  [ompdsm] OMPDSM_THREADS_PER_NODE = '%d'\n", omp_rt.nodes,
             omp_rt.threads);
     if (verbose) {
         fprintf(stderr, "  [ompdsm] OMP_PROC_BIND, OMP_PLACES, OMP_STACKSIZE, OMP_TARGET_OFFLOAD, "
-                        "OMP_MAX_TASK_PRIORITY, OMP_DISPLAY_AFFINITY have no effect\n");
+                        "OMP_MAX_TASK_PRIORITY have no effect\n");
     }
     fprintf(stderr, "OPENMP DISPLAY ENVIRONMENT END\n");
 }

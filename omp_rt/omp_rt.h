@@ -57,6 +57,7 @@ struct omp_icv {
     int num_teams, teams_thread_limit;  /* OMP_NUM_TEAMS, OMP_TEAMS_THREAD_LIMIT (0: unset) */
     int default_device;         /* OMP_DEFAULT_DEVICE, omp_set_default_device (target.c) */
     bool cancellation;          /* OMP_CANCELLATION (cancel.c) */
+    bool display_affinity;      /* OMP_DISPLAY_AFFINITY (affinity.c) */
     bool affinity_format_set;   /* else OMP_AFFINITY_FORMAT's */
     char affinity_format[256];  /* omp_set_affinity_format's */
 };
@@ -104,6 +105,9 @@ void omp_ws_start_extras(uintptr_t *reductions, void **mem, const void *caller);
 /* single.c: a value that thread 0 of the team makes (make(arg)) and every
  * thread gets, as for copyprivate; every thread of the team calls it. */
 void *omp_rt_team_value(void *(*make)(void *arg), void *arg);
+
+/* affinity.c: a thread has joined a team (OMP_DISPLAY_AFFINITY's report). */
+void omp_affinity_team_joined(void);
 
 /* placement.c */
 void omp_placement_init(void);     /* sets omp_rt.threads where no variable did */

@@ -162,6 +162,7 @@ static void join_team(const struct region_cmd *c, int local)
 {
     omp_thr = (struct omp_thr){ .size = omp_rt.team, .num = omp_rt.first + local, .local = local, .level = 1,
                                 .active = omp_rt.team > 1, .teams = c->teams, .team_num = c->team_num };
+    omp_affinity_team_joined();
 }
 
 /* loop: the worksharing loop that ends the region, or 0.

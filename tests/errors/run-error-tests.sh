@@ -272,9 +272,25 @@ display_same() {
     fi
 }
 
-for v in OMP_WAIT_POLICY=active "OMP_WAIT_POLICY= Passive " OMP_WAIT_POLICY=; do
+for v in OMP_WAIT_POLICY=active "OMP_WAIT_POLICY= Passive " OMP_WAIT_POLICY= OMP_TARGET_OFFLOAD=mandatory \
+    OMP_NUM_TEAMS=3 OMP_TEAMS_THREAD_LIMIT=4 OMP_CANCELLATION=true OMP_DISPLAY_AFFINITY=true \
+    OMP_DEFAULT_DEVICE=2 "OMP_AFFINITY_FORMAT=thread %n"; do
     display_same "$v"
 done
+
+# OMP_DISPLAY_AFFINITY: each thread of the team shows its line once, as
+# libgomp's threads do (a format without addresses or CPUs).
+want=$(env OMP_NUM_THREADS=2 OMP_DISPLAY_AFFINITY=true "OMP_AFFINITY_FORMAT=thread %n of %N at level %L" \
+    "$tmp/omp_small.gomp" 2>&1 >/dev/null | sort)
+got=$(env OMP_DISPLAY_AFFINITY=true "OMP_AFFINITY_FORMAT=thread %n of %N at level %L" \
+    timeout $LIMIT "$RUN" -np 2 "$P" 2>&1 >/dev/null | sort)
+if [ -n "$want" ] && [ "$got" = "$want" ]; then
+    echo "PASS errors: OMP_DISPLAY_AFFINITY shows each thread's line as libgomp does"
+else
+    echo "FAIL errors: OMP_DISPLAY_AFFINITY shows each thread's line as libgomp does"
+    echo "    libgomp: '$want'; ompdsm: '$got'"
+    failed=1
+fi
 
 # ---- bad launcher arguments ------------------------------------------------------
 
