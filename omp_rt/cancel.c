@@ -39,7 +39,7 @@
 #include <stdatomic.h>
 
 /* GCC's `which` (gomp-constants.h) */
-enum { CANCEL_PARALLEL = 1, CANCEL_LOOP = 2, CANCEL_FOR = CANCEL_LOOP, CANCEL_SECTIONS = 4, CANCEL_TASKGROUP = 8 };
+enum { CANCEL_PARALLEL = 1, CANCEL_LOOP = 2, CANCEL_SECTIONS = 4, CANCEL_TASKGROUP = 8 };
 
 /* A round's sum: threads that know of a cancellation, above those at the end. */
 #define ROUND_CANCELLED (1ULL << 32)

@@ -107,28 +107,13 @@ static struct loop_state *find(uint64_t region, uint64_t seq)
     return s;
 }
 
-/* The part holding item v when n items are split into `parts` contiguous
- * parts, the first n % parts of them one item larger (a static block, a
- * node's threads of a team). */
-static uint64_t part_of(uint64_t v, uint64_t n, uint64_t parts)
-{
-    uint64_t q = n / parts, r = n % parts;
-    return v < r * (q + 1) ? v / (q + 1) : r + (v - r * (q + 1)) / q;
-}
-
-static uint64_t part_start(uint64_t part, uint64_t n, uint64_t parts)
-{
-    uint64_t q = n / parts, r = n % parts;
-    return part * q + (part < r ? part : r);
-}
-
 /* The thread of the team that runs iterations v of the first dimension,
  * as static_next (loop.c) deals them. */
 static int owner(uint64_t v)
 {
     uint64_t size = (uint64_t)omp_rt_team_size();
     if (me.chunk <= 0)
-        return (int)part_of(v, me.n, size);
+        return (int)omp_split_part(v, me.n, size);
     return (int)((v / (uint64_t)me.chunk) % size);
 }
 
@@ -298,8 +283,8 @@ static void wait_for(const uint64_t *v)
     if (t == omp_thr.num)
         return;                 /* an earlier iteration of ours: done */
     uint64_t size = (uint64_t)omp_rt_team_size(), nodes = (uint64_t)omp_rt.nodes;
-    int node = (int)part_of((uint64_t)t, size, nodes);
-    int local = t - (int)part_start((uint64_t)node, size, nodes);
+    int node = (int)omp_split_part((uint64_t)t, size, nodes);
+    int local = t - (int)omp_split_start((uint64_t)node, size, nodes);
     if (node == omp_rt.node)
         wait_here(s, local, x);
     else

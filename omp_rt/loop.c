@@ -19,7 +19,6 @@
  */
 #include "gomp_abi.h"
 #include "loop.h"
-#include "task.h"
 
 #include "../dsm/dsm.h"
 #include "../profiler/prof.h"
@@ -136,9 +135,8 @@ static bool static_next(uint64_t *lo, uint64_t *hi)
     if (cur.a.chunk <= 0) {
         if (cur.dealt++)
             return false;
-        uint64_t q = n / size, r = n % size;
-        *lo = num * q + (num < r ? num : r);
-        *hi = *lo + q + (num < r);
+        *lo = omp_split_start(num, n, size);
+        *hi = omp_split_start(num + 1, n, size);
     } else {
         uint64_t c = (uint64_t)cur.a.chunk, k = cur.dealt++ * size + num;
         if (k >= (n + c - 1) / c)
@@ -181,10 +179,9 @@ static void block_begin(const struct omp_site_key *k, uint64_t *lo, uint64_t *hi
         node_block.seq = cur.seq;
         node_block.ended = 0;
     }
-    uint64_t len = node_block.hi - node_block.lo, i = (uint64_t)omp_thr.local, q = len / (uint64_t)n,
-             r = len % (uint64_t)n;
-    *lo = node_block.lo + i * q + (i < r ? i : r);
-    *hi = *lo + q + (i < r);
+    uint64_t len = node_block.hi - node_block.lo, i = (uint64_t)omp_thr.local;
+    *lo = node_block.lo + omp_split_start(i, len, (uint64_t)n);
+    *hi = node_block.lo + omp_split_start(i + 1, len, (uint64_t)n);
     dsm_unlock(&node_block.mu);
 }
 

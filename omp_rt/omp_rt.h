@@ -85,6 +85,22 @@ struct omp_thr {
     int teams, team_num;        /* the enclosing teams construct's league (teams.c); teams 0: none */
 };
 
+/* The even split of n items into `parts` contiguous parts, the first
+ * n % parts of them one item larger (a static loop's blocks, a team's
+ * threads over the nodes): the first item of part p (p = parts: n), and
+ * the part that holds item v < n. */
+static inline uint64_t omp_split_start(uint64_t p, uint64_t n, uint64_t parts)
+{
+    uint64_t q = n / parts, r = n % parts;
+    return p * q + (p < r ? p : r);
+}
+
+static inline uint64_t omp_split_part(uint64_t v, uint64_t n, uint64_t parts)
+{
+    uint64_t q = n / parts, r = n % parts;
+    return v < r * (q + 1) ? v / (q + 1) : r + (v - r * (q + 1)) / q;
+}
+
 extern struct omp_icv omp_icv;
 extern struct omp_rt omp_rt;
 extern __thread struct omp_thr omp_thr;

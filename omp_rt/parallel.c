@@ -140,10 +140,10 @@ void omp_rt_end_barrier(uintptr_t loop)
  * possible, numbered node-major: this node's count and first number. */
 static void split_team(int size)
 {
-    int per = size / omp_rt.nodes, extra = size % omp_rt.nodes;
-    omp_rt.team_nodes = per ? omp_rt.nodes : extra;
-    omp_rt.local = per + (omp_rt.node < extra);
-    omp_rt.first = omp_rt.node * per + (omp_rt.node < extra ? omp_rt.node : extra);
+    uint64_t n = (uint64_t)size, nodes = (uint64_t)omp_rt.nodes, node = (uint64_t)omp_rt.node;
+    omp_rt.team_nodes = size < omp_rt.nodes ? size : omp_rt.nodes;
+    omp_rt.first = (int)omp_split_start(node, n, nodes);
+    omp_rt.local = (int)omp_split_start(node + 1, n, nodes) - omp_rt.first;
 }
 
 /* The node's part of starting a region, by its first thread. */

@@ -5,8 +5,6 @@
  */
 #include "gomp_abi.h"
 #include "loop.h"
-#include "omp_rt.h"
-#include "task.h"
 
 void omp_sections_init(unsigned count)
 {

@@ -758,6 +758,21 @@ static void run_now_after_deps(void (*fn)(void *), void *buf, void **depend, boo
     free_task(t);
 }
 
+/* A task that runs now, on the creating thread, once the siblings its
+ * depend clauses name are complete. */
+static void run_included(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                         long arg_align, unsigned flags, void **depend, const void *caller)
+{
+    void *buf = cpyfn ? task_data(data, cpyfn, arg_size, arg_align, caller) : data;
+    bool final = (flags & TASK_FLAG_FINAL) != 0;
+    if (depend && omp_rt_team_size() > 1)
+        run_now_after_deps(fn, buf, depend, final);
+    else
+        run_as_task(fn, buf, current()->group, omp_task_reductions(), final);
+    if (buf != data)
+        omp_rt_free(buf);
+}
+
 void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                long arg_align, bool if_clause, unsigned flags, void **depend, int priority, void *detach)
 {
@@ -773,14 +788,7 @@ void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lo
         return;
     }
     if (run_now(if_clause, flags)) {
-        void *buf = cpyfn ? task_data(data, cpyfn, arg_size, arg_align, caller) : data;
-        bool final = (flags & TASK_FLAG_FINAL) != 0;
-        if (depend && omp_rt_team_size() > 1)
-            run_now_after_deps(fn, buf, depend, final);
-        else
-            run_as_task(fn, buf, current()->group, omp_task_reductions(), final);
-        if (buf != data)
-            omp_rt_free(buf);
+        run_included(fn, data, cpyfn, arg_size, arg_align, flags, depend, caller);
         return;
     }
     void *buf = task_data(data, cpyfn, arg_size, arg_align, caller);
@@ -822,16 +830,10 @@ static void detached_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, 
                           long arg_align, bool if_clause, unsigned flags, void **depend, void *detach,
                           const void *caller)
 {
-    bool final = (flags & TASK_FLAG_FINAL) || final_depth > 0;
-    if (!if_clause || final || omp_thr.level == 0) {
+    if (!if_clause || (flags & TASK_FLAG_FINAL) || final_depth > 0 || omp_thr.level == 0) {
         struct included_wait w = { .pending = 1 };
         give_event(event_of(&w, EVENT_INCLUDED), detach, data);
-        void *buf = cpyfn ? task_data(data, cpyfn, arg_size, arg_align, caller) : data;
-        if (depend && omp_rt_team_size() > 1)
-            omp_task_wait_depend(depend);
-        run_as_task(fn, buf, current()->group, omp_task_reductions(), final);
-        if (buf != data)
-            omp_rt_free(buf);
+        run_included(fn, data, cpyfn, arg_size, arg_align, flags, depend, caller);
         wait_for(&w.pending, any, NULL, false);
         if (atomic_load(&w.elsewhere))
             see_notices();

@@ -258,18 +258,24 @@ for v in OMP_PROC_BIND=garbage OMP_PROC_BIND=true,close OMP_PROC_BIND=master,gar
     omp_env "$v"
 done
 
+# same_as_libgomp WHAT WANT GOT: ompdsm's standard error (GOT) says what
+# libgomp's (WANT, not empty) says.
+same_as_libgomp() {
+    if [ -n "$2" ] && [ "$3" = "$2" ]; then
+        echo "PASS errors: $1 as libgomp does"
+    else
+        echo "FAIL errors: $1 as libgomp does"
+        echo "    libgomp: '$2'; ompdsm: '$3'"
+        failed=1
+    fi
+}
+
 # display_same VAR=VALUE: OMP_DISPLAY_ENV shows VAR as libgomp does.
 display_same() {
     var=${1%%=*}
-    want=$(env OMP_DISPLAY_ENV=true "$1" "$tmp/omp_small.gomp" 2>&1 >/dev/null | grep "^ *$var = ")
-    got=$(env OMP_DISPLAY_ENV=true "$1" timeout $LIMIT "$RUN" -np 2 "$P" 2>&1 >/dev/null | grep "^ *$var = " | sort -u)
-    if [ -n "$want" ] && [ "$got" = "$want" ]; then
-        echo "PASS errors: OMP_DISPLAY_ENV with $1 shows $var as libgomp does"
-    else
-        echo "FAIL errors: OMP_DISPLAY_ENV with $1 shows $var as libgomp does"
-        echo "    libgomp: '$want'; ompdsm: '$got'"
-        failed=1
-    fi
+    same_as_libgomp "OMP_DISPLAY_ENV with $1 shows $var" \
+        "$(env OMP_DISPLAY_ENV=true "$1" "$tmp/omp_small.gomp" 2>&1 >/dev/null | grep "^ *$var = ")" \
+        "$(env OMP_DISPLAY_ENV=true "$1" timeout $LIMIT "$RUN" -np 2 "$P" 2>&1 >/dev/null | grep "^ *$var = " | sort -u)"
 }
 
 for v in OMP_WAIT_POLICY=active "OMP_WAIT_POLICY= Passive " OMP_WAIT_POLICY= OMP_TARGET_OFFLOAD=mandatory \
@@ -280,17 +286,11 @@ done
 
 # OMP_DISPLAY_AFFINITY: each thread of the team shows its line once, as
 # libgomp's threads do (a format without addresses or CPUs).
-want=$(env OMP_NUM_THREADS=2 OMP_DISPLAY_AFFINITY=true "OMP_AFFINITY_FORMAT=thread %n of %N at level %L" \
-    "$tmp/omp_small.gomp" 2>&1 >/dev/null | sort)
-got=$(env OMP_DISPLAY_AFFINITY=true "OMP_AFFINITY_FORMAT=thread %n of %N at level %L" \
-    timeout $LIMIT "$RUN" -np 2 "$P" 2>&1 >/dev/null | sort)
-if [ -n "$want" ] && [ "$got" = "$want" ]; then
-    echo "PASS errors: OMP_DISPLAY_AFFINITY shows each thread's line as libgomp does"
-else
-    echo "FAIL errors: OMP_DISPLAY_AFFINITY shows each thread's line as libgomp does"
-    echo "    libgomp: '$want'; ompdsm: '$got'"
-    failed=1
-fi
+same_as_libgomp "OMP_DISPLAY_AFFINITY shows each thread's line" \
+    "$(env OMP_NUM_THREADS=2 OMP_DISPLAY_AFFINITY=true "OMP_AFFINITY_FORMAT=thread %n of %N at level %L" \
+        "$tmp/omp_small.gomp" 2>&1 >/dev/null | sort)" \
+    "$(env OMP_DISPLAY_AFFINITY=true "OMP_AFFINITY_FORMAT=thread %n of %N at level %L" \
+        timeout $LIMIT "$RUN" -np 2 "$P" 2>&1 >/dev/null | sort)"
 
 # ---- bad launcher arguments ------------------------------------------------------
 
