@@ -688,8 +688,10 @@ void dsm_barrier_update(void)
 }
 
 /* Between dsm_idle_begin and dsm_idle_end, and the page kept lagging
- * there; the application thread's. */
-static bool idling;
+ * there; whether a barrier has published this node's writes since
+ * dsm_idle_begin; barriers that publish nothing (dsm_barrier_quiet).  The
+ * application thread's. */
+static bool idling, idle_published, quiet;
 static uint64_t idle_keep = DSM_NO_PAGE;
 
 void dsm_idle_begin(const void *keep)
@@ -697,12 +699,35 @@ void dsm_idle_begin(const void *keep)
     int64_t p = keep ? dsm_page_of((uintptr_t)keep) : -1;
     idle_keep = p < 0 ? DSM_NO_PAGE : (uint64_t)p;
     idling = true;
+    idle_published = false;
 }
 
 void dsm_idle_end(void)
 {
     idling = false;
     dsm_ps_lower(DSM_NO_PAGE);
+}
+
+void dsm_barrier_quiet(bool on)
+{
+    quiet = on;
+}
+
+/* Checking build: a barrier that publishes nothing while this node holds
+ * a write to a page homed elsewhere (a fault since its last release) would
+ * hide that write from the page's home.  Pages homed here may be listed:
+ * another node's atomic noted them (its notice and this barrier's announce
+ * them; the next release does the rest). */
+static void check_quiet(void)
+{
+#ifdef OMPDSM_CHECKING
+    dsm_lock(&dsm.lists_mu);
+    for (size_t i = 0; i < dsm.rel.n; i++)
+        if (dsm_home_known(dsm.rel.pages[i]) != dsm.node)
+            dsm_fatal("internal: a barrier that publishes nothing, with page %lu written since the last release",
+                      (unsigned long)dsm.rel.pages[i]);
+    dsm_unlock(&dsm.lists_mu);
+#endif
 }
 
 /* add: this node's addend to the barrier's sum (pending.sum after it). */
@@ -718,7 +743,13 @@ static void *barrier(enum bar_kind kind, const void *payload, size_t plen, size_
         dsm_ps_lower(idle_keep);
     dsm_flush_output();
     struct dsm_plist rel = { 0 }, bar = { 0 };
-    dsm_release(&rel, true);
+    /* An idle node's barriers after the first (the next region's start,
+     * a migration's) have nothing to publish either. */
+    if (quiet || (idling && idle_published))
+        check_quiet();
+    else
+        dsm_release(&rel, true);
+    idle_published = idling;
     dsm_plist_free(&rel);
     dsm_lock_settle();
     dsm_bar_take(&bar);

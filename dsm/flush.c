@@ -458,8 +458,13 @@ static struct {
     size_t n, cap;
 } hot;
 
+/* A page cooled by a migration, then made hot again before a release
+ * forgot it (the barriers of a migration publish nothing), is listed once. */
 static void hot_add(uint64_t page)
 {
+    if (dsm_flag(page, PF_HOT_LISTED))
+        return;
+    dsm_flag_set(page, PF_HOT_LISTED);
     hot.v = xgrow(hot.v, &hot.cap, hot.n + 1, sizeof *hot.v);
     hot.v[hot.n++] = (struct hot){ page, 0 };
 }
@@ -487,6 +492,31 @@ static bool home_changed(uint64_t page)
     return changed;
 }
 
+/* One page of the hot list at a release: diffed (compared with its
+ * snapshot at its home), or idle once more; false if it leaves the list
+ * (not hot any more, unshared, or cooled). */
+static bool diff_one_hot(struct hot *h, struct dsm_plist *written, struct dsm_buf *batches, uint64_t *counts,
+                         bool barrier, struct dsm_plist *unshare, struct dsm_plist *cool)
+{
+    if (!dsm_flag(h->page, PF_HOT))
+        return false;
+    bool home = dsm_home_of(h->page) == dsm.node;
+    if (home ? home_changed(h->page) : encode(h->page, dsm.twin[h->page], batches, counts)) {
+        if (!home)
+            dsm_ps_hot_refresh(h->page);
+        hot_written(h->page, written);
+        h->idle = 0;
+        if (home && barrier && !others_write(h->page)) {
+            dsm_plist_add(unshare, h->page);
+            return false;
+        }
+    } else if (++h->idle >= (home || others_write(h->page) ? SHARED_HOT_IDLE_MAX : HOT_IDLE_MAX)) {
+        dsm_plist_add(cool, h->page);
+        return false;
+    }
+    return true;
+}
+
 /* Diffs every hot page (compares one hot at its home, here, with its
  * snapshot), refreshes the twins of those written and cools those idle for
  * too long; forgets pages that stopped being hot (dropped, or cooled by a
@@ -499,23 +529,10 @@ static void diff_hot(struct dsm_plist *written, struct dsm_buf *batches, uint64_
     struct dsm_plist cool = { 0 };
     for (size_t i = 0; i < hot.n; i++) {
         struct hot h = hot.v[i];
-        if (!dsm_flag(h.page, PF_HOT))
-            continue;
-        bool home = dsm_home_of(h.page) == dsm.node;
-        if (home ? home_changed(h.page) : encode(h.page, dsm.twin[h.page], batches, counts)) {
-            if (!home)
-                dsm_ps_hot_refresh(h.page);
-            hot_written(h.page, written);
-            h.idle = 0;
-            if (home && barrier && !others_write(h.page)) {
-                dsm_plist_add(unshare, h.page);
-                continue;
-            }
-        } else if (++h.idle >= (home || others_write(h.page) ? SHARED_HOT_IDLE_MAX : HOT_IDLE_MAX)) {
-            dsm_plist_add(&cool, h.page);
-            continue;
-        }
-        hot.v[kept++] = h;
+        if (diff_one_hot(&h, written, batches, counts, barrier, unshare, &cool))
+            hot.v[kept++] = h;
+        else
+            dsm_flag_clear(h.page, PF_HOT_LISTED);
     }
     hot.n = kept;
     dsm_plist_sort(&cool);

@@ -320,8 +320,14 @@ static void report_points(void)
 
 static void auto_adjust(size_t moved);
 
-static void migrate_step(void)
+/* published: this node has published its writes at a barrier since it
+ * last ran application code (auto's counted barrier, or a node that sat
+ * out the region).  The step's own barriers publish nothing then, nor do
+ * the ones after the first in any case: nothing runs between them that
+ * writes shared memory. */
+static void migrate_step(bool published)
 {
+    dsm_barrier_quiet(published);
     ensure_registered();
     if (dsm.locks_held)
         dsm_fatal("home migration requested while this node holds a lock");
@@ -332,6 +338,7 @@ static void migrate_step(void)
     /* The barrier's release counts the pages written ahead that changed
      * (dsm/flush.c): their writes are in the counts only after it. */
     dsm_barrier();
+    dsm_barrier_quiet(true);
     send_counts();
     dsm_barrier();
     size_t n;
@@ -349,6 +356,7 @@ static void migrate_step(void)
     auto_adjust(n);
     free(all);
     dsm_barrier();
+    dsm_barrier_quiet(false);
     STAT_ADD(migrations, 1);
     STAT_ADD(migrate_ns, dsm_now_ns() - t0);
     static bool hooked;
@@ -361,7 +369,7 @@ static void migrate_step(void)
 /* In a team smaller than the job, the idle nodes take part too: they may
  * be homes (of pages to decide on and to move) and bases, and every node
  * must learn every move.  Node 0 wakes them; they call mig_migrate() too. */
-void mig_migrate(void)
+void mig_migrate(bool published)
 {
     int group = dsm_barrier_group_size();
     if (group < dsm.nodes) {
@@ -369,7 +377,7 @@ void mig_migrate(void)
             dsm_barrier_wake_idle(MIG_WAKE, NULL, 0);
         dsm_barrier_group(dsm.nodes);
     }
-    migrate_step();
+    migrate_step(published);
     dsm_barrier_group(group);
 }
 
@@ -496,14 +504,14 @@ bool mig_counted_barrier(uintptr_t loop)
         due |= when.trigger >= when.threshold && (first || cycle);
         when.cycle = cycle;
         if (due) {
-            mig_migrate();
+            mig_migrate(true);
             when.window.n = 0;
         }
         following = false;
         return due;
     }
     if (due)
-        mig_migrate();
+        mig_migrate(false);
     else
         dsm_barrier();
     following = false;
@@ -552,5 +560,5 @@ void mig_state_import(const void *data, size_t len)
 
 void ompdsm_barrier_migrate_home(void)
 {
-    mig_migrate();
+    mig_migrate(false);
 }

@@ -52,8 +52,10 @@ size_t mig_decide(struct mig_count *c, size_t n, int nodes, int self, bool (*kee
 
 /* The collective migration step; every node calls it at the same point.
  * In a barrier group smaller than the job (dsm_barrier_group) node 0 wakes
- * the idle nodes with why = MIG_WAKE, and they must call it too. */
-void mig_migrate(void);
+ * the idle nodes with why = MIG_WAKE, and they must call it too.
+ * published: this node published its writes at a barrier since it last ran
+ * application code (the step's first barrier then publishes nothing). */
+void mig_migrate(bool published);
 #define MIG_WAKE 1
 
 /* Which counted barriers migrate depends on the counted barriers seen and

@@ -196,7 +196,7 @@ static void sit_out(void)
         size_t len;
         uint32_t why = dsm_barrier_idle_wait(&data, &len);
         if (why == MIG_WAKE) {
-            mig_migrate();
+            mig_migrate(true);
         } else if (why == WAKE_REGION_END) {
             mig_state_import(data, len);
             free(data);
