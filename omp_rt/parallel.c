@@ -165,11 +165,20 @@ static void join_team(const struct region_cmd *c, int local)
     omp_affinity_team_joined();
 }
 
-/* loop: the worksharing loop that ends the region, or 0.
- * Node 0 then wakes the nodes that sat the region out. */
-static void leave_team(uintptr_t loop)
+/* loop: the worksharing loop that ends the region, or 0; data: the
+ * region's data.  Node 0 then wakes the nodes that sat the region out. */
+static void leave_team(uintptr_t loop, const void *data)
 {
     omp_cancel_region_end();
+    /* The other nodes run no application code from here to the next
+     * command, whose data is likely on the page of this one's, once the
+     * node's other threads reach its part of the end barrier, which the
+     * DSM barrier waits for.  Not before the rounds of a team that may
+     * cancel end: their DSM barriers let threads go back to the region
+     * (dsm_idle_begin: an idle node's copies lag, and its barriers after
+     * the first publish nothing). */
+    if (omp_rt.node != 0)
+        dsm_idle_begin(data);
     omp_rt_end_barrier(loop);
     omp_ws_reset();
     omp_doacross_reset();
@@ -264,11 +273,7 @@ static void run_region(const struct region_cmd *c)
     }
     start_team(c);
     omp_rt_call_user(c->fn, c->data);
-    /* The other nodes run no application code until the next command,
-     * whose data is likely on the page of this one's. */
-    if (omp_rt.node != 0)
-        dsm_idle_begin(c->data);
-    leave_team(ending_loop(c));
+    leave_team(ending_loop(c), c->data);
 }
 
 int omp_rt_worker_loop(void)
@@ -437,7 +442,7 @@ void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
 void GOMP_parallel_end(void)
 {
     OMP_RT_ENTRY;
-    leave_team(omp_loop_last_site());
+    leave_team(omp_loop_last_site(), NULL);
 }
 
 /* Every node must run the same executable at the same address: function
