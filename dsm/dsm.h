@@ -270,7 +270,8 @@ void dsm_release(struct dsm_plist *written, bool barrier);
 void dsm_wait_applied(void);
 /* Sends op with a batch_hdr + batches[n] to every node n with counts[n]
  * entries, and waits until each has answered net_send_done(cookie) once
- * it has applied them (OP_DIFF, and home migration's OP_MIG_COUNTS). */
+ * it has applied them (home migration's OP_MIG_COUNTS; OP_DIFF's batch
+ * header is the same, diff_out.c). */
 struct batch_hdr { uint64_t cookie; uint64_t count; };
 void dsm_send_batches(uint8_t op, const struct dsm_buf *batches, const uint64_t *counts);
 void dsm_flush_register(void);

@@ -6,7 +6,7 @@
  * runs are applied at the home; the home acknowledges, so when
  * dsm_release() returns every home holds our writes and a node that fetches
  * the page afterwards sees them.  A barrier's release on one host does not
- * wait: the barrier does, once for all nodes (post_batches).
+ * wait: the barrier does, once for all nodes (diff_out.c).
  *
  * The written pages are write-protected first, in coalesced ranges, so that
  * no thread of this node can change a page while it is being diffed; a
@@ -14,8 +14,8 @@
  * (PF_BUSY).  Home pages in the list go read-only too: they are shared, and
  * the home's next write must be noticed again.
  *
- * Diffs travel in one OP_DIFF message per home: a batch_hdr followed by
- * entries (u64 page, u32 bytes, runs).
+ * Diffs travel in OP_DIFF messages, one or more per home (diff_out.c): a
+ * batch_hdr followed by entries (a diff_entry_hdr, then the runs).
  *
  * Sharers.  A home lets a page nobody else holds stay writable and sends no
  * notices for it.  A node that fetches such a page must therefore become
@@ -56,6 +56,7 @@
  * turns: each diffs every page the node wrote.
  */
 #include "diff.h"
+#include "diff_out.h"
 #include "dsm.h"
 #include "host_seg.h"
 #include "page_state.h"
@@ -67,11 +68,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-struct diff_entry_hdr {
-    uint64_t page;
-    uint32_t bytes;
-} __attribute__((packed));
 
 /* ---- at the home -------------------------------------------------------- */
 
@@ -167,33 +163,14 @@ void dsm_flush_register(void)
 
 /* ---- at the writer ------------------------------------------------------ */
 
-/* Appends the page's diff against its twin to its home's batch; says
- * whether it is not empty. */
-static bool encode(uint64_t page, const void *twin, struct dsm_buf *batches, uint64_t *counts)
-{
-    int home = dsm_home_of(page);
-    struct dsm_buf *b = &batches[home];
-    size_t at = b->n;
-    struct diff_entry_hdr e = { .page = page, .bytes = 0 };
-    dsm_buf_put(b, &e, sizeof e);
-    e.bytes = (uint32_t)dsm_diff_encode(dsm_rt(page), twin, dsm.page_size, b);
-    if (!e.bytes) {
-        b->n = at;
-        return false;
-    }
-    memcpy(b->p + at, &e, sizeof e);
-    counts[home]++;
-    return true;
-}
-
-/* Appends the page's diff to its home's batch and, unless the page is to
+/* Appends the page's diff to its home's (diff_out.c) and, unless the page is to
  * settle later (publish_one), drops the twin and lets it settle read-only.
  * Says whether the diff is not empty. */
-static bool diff_one(uint64_t page, struct dsm_buf *batches, uint64_t *counts, bool settle_later)
+static bool diff_one(uint64_t page, bool settle_later)
 {
     struct dsm_stripe *s = dsm_stripe(page);
     dsm_lock(&s->mu);
-    bool changed = dsm.twin[page] && encode(page, dsm.twin[page], batches, counts);
+    bool changed = dsm.twin[page] && dsm_diff_out_add(page, dsm.twin[page]);
     if (!settle_later)
         dsm_ps_publish(page);
     dsm_unlock(&s->mu);
@@ -221,8 +198,7 @@ static uint32_t homes_with_batches(const uint64_t *counts)
     return homes;
 }
 
-/* The batches go uncopied (net_send_nocopy): one copy less of every byte
- * of every diff, tens of megabytes at a transpose's release. */
+/* The batches go uncopied (net_send_nocopy). */
 void dsm_send_batches(uint8_t op, const struct dsm_buf *batches, const uint64_t *counts)
 {
     struct net_wait w, sent;
@@ -237,28 +213,6 @@ void dsm_send_batches(uint8_t op, const struct dsm_buf *batches, const uint64_t 
     }
     net_wait(&w);
     net_wait(&sent);
-}
-
-/* At a barrier on one host, the release posts its batches instead: it
- * counts them in the host segment and goes on to the barrier, and the
- * homes count what they applied; the barrier ends once every batch posted
- * is applied (dsm_wait_applied).  The release does not wait for each home
- * to answer, which costs a wake-up of the home's progress thread when its
- * program thread computes; a home waiting in the barrier applies the
- * batches itself as it polls.  NAS CG at 2 nodes sent a diff at about a
- * quarter of its 4,650 barriers, 58-155 us each. */
-static struct net_wait posted_out;    /* the posted batches' sends under way */
-
-static void post_batches(const struct dsm_buf *batches, const uint64_t *counts)
-{
-    net_wait_init(&posted_out, homes_with_batches(counts));
-    for (int n = 0; n < dsm.nodes; n++) {
-        if (!counts[n])
-            continue;
-        atomic_fetch_add_explicit(host_seg_posted(dsm.node, n), 1, memory_order_release);
-        struct batch_hdr h = { .cookie = 0, .count = counts[n] };
-        net_send_nocopy(n, OP_DIFF, &h, sizeof h, batches[n].p, batches[n].n, &posted_out);
-    }
 }
 
 static bool all_applied(void)
@@ -495,13 +449,13 @@ static bool home_changed(uint64_t page)
 /* One page of the hot list at a release: diffed (compared with its
  * snapshot at its home), or idle once more; false if it leaves the list
  * (not hot any more, unshared, or cooled). */
-static bool diff_one_hot(struct hot *h, struct dsm_plist *written, struct dsm_buf *batches, uint64_t *counts,
-                         bool barrier, struct dsm_plist *unshare, struct dsm_plist *cool)
+static bool diff_one_hot(struct hot *h, struct dsm_plist *written, bool barrier, struct dsm_plist *unshare,
+                         struct dsm_plist *cool)
 {
     if (!dsm_flag(h->page, PF_HOT))
         return false;
     bool home = dsm_home_of(h->page) == dsm.node;
-    if (home ? home_changed(h->page) : encode(h->page, dsm.twin[h->page], batches, counts)) {
+    if (home ? home_changed(h->page) : dsm_diff_out_add(h->page, dsm.twin[h->page])) {
         if (!home)
             dsm_ps_hot_refresh(h->page);
         hot_written(h->page, written);
@@ -522,17 +476,17 @@ static bool diff_one_hot(struct hot *h, struct dsm_plist *written, struct dsm_bu
  * too long; forgets pages that stopped being hot (dropped, or cooled by a
  * migration).  At a barrier a page hot at its home that changed goes to
  * `unshare` instead, unless another node writes it too (may_unshare). */
-static void diff_hot(struct dsm_plist *written, struct dsm_buf *batches, uint64_t *counts, bool barrier,
-                     struct dsm_plist *unshare)
+static void diff_hot(struct dsm_plist *written, bool barrier, struct dsm_plist *unshare)
 {
     size_t kept = 0;
     struct dsm_plist cool = { 0 };
     for (size_t i = 0; i < hot.n; i++) {
         struct hot h = hot.v[i];
-        if (diff_one_hot(&h, written, batches, counts, barrier, unshare, &cool))
+        if (diff_one_hot(&h, written, barrier, unshare, &cool))
             hot.v[kept++] = h;
         else
             dsm_flag_clear(h.page, PF_HOT_LISTED);
+        dsm_diff_out_ship();
     }
     hot.n = kept;
     dsm_plist_sort(&cool);
@@ -563,7 +517,7 @@ static bool may_stay_hot(uint64_t page)
 /* A page written in this interval that stays writable joins the hot
  * pages: at another node its diff is taken and its twin refreshed; at its
  * home its twin becomes a snapshot. */
-static void diff_keep(uint64_t page, struct dsm_buf *batches, uint64_t *counts)
+static void diff_keep(uint64_t page)
 {
     if (dsm_home_of(page) == dsm.node) {
         struct dsm_stripe *s = dsm_stripe(page);
@@ -571,7 +525,7 @@ static void diff_keep(uint64_t page, struct dsm_buf *batches, uint64_t *counts)
         dsm_ps_home_keep_hot(page);
         dsm_unlock(&s->mu);
     } else {
-        encode(page, dsm.twin[page], batches, counts);
+        dsm_diff_out_add(page, dsm.twin[page]);
         dsm_ps_keep_hot(page);
     }
     hot_add(page);
@@ -586,25 +540,6 @@ static void log_for_locks(const struct dsm_plist *written)
         for (size_t i = 0; i < written->n; i++)
             dsm_plist_add(&dsm.lock_log, written->pages[i]);
     dsm_unlock(&dsm.lists_mu);
-}
-
-/* The diff batches, one per home, emptied and reused by every release
- * (under release_mu): a transpose's batch is tens of megabytes, which the
- * C library would map afresh at each release and the kernel zero page by
- * page as the encoder first wrote it (10 % of a NAS FT run at 2 nodes).
- * Each keeps the capacity of the largest batch it held. */
-static struct dsm_buf *kept_batches(void)
-{
-    static struct dsm_buf *batches;
-    if (!batches)
-        batches = xcalloc((size_t)dsm.nodes, sizeof *batches);
-    /* A barrier's posted batches are read in place until their sends are
-     * done (the homes had applied them when the barrier ended, but
-     * another thread's release, a lock's, may come first). */
-    net_wait(&posted_out);
-    for (int n = 0; n < dsm.nodes; n++)
-        batches[n].n = 0;
-    return batches;
 }
 
 /* A page made writable ahead of a write (fault.c, write-ahead) whose diff
@@ -679,34 +614,37 @@ static void release(struct dsm_plist *written, bool barrier)
     }
     dsm_claim_written(prot.pages, prot.n);
 
-    struct dsm_buf *batches = kept_batches();
-    uint64_t *counts = xcalloc((size_t)dsm.nodes, sizeof *counts);
-    diff_hot(written, batches, counts, barrier, &unshare);
+    /* At a barrier on one host the release posts its diffs: it counts them
+     * in the host segment and goes on to the barrier, and the homes count
+     * what they applied; the barrier ends once every diff posted is applied
+     * (dsm_wait_applied).  It does not wait for each home to answer, which
+     * costs a wake-up of the home's progress thread when its program thread
+     * computes; a home waiting in the barrier applies them itself as it
+     * polls.  NAS CG at 2 nodes sent a diff at about a quarter of its 4,650
+     * barriers, 58-155 us each. */
+    bool settle_later = dsm.app_threads > 1;
+    dsm_diff_out_begin(barrier && host_seg_on() && !settle_later);
+    diff_hot(written, barrier, &unshare);
     for (size_t i = 0; i < unshare.n; i++) {
         dsm_rel_done(unshare.pages[i]);
         dsm_ps_home_unshare(unshare.pages[i]);
         writes_again(unshare.pages[i]);
     }
-    for (size_t i = 0; i < keep.n; i++)
-        diff_keep(keep.pages[i], batches, counts);
-    bool settle_later = dsm.app_threads > 1;
+    for (size_t i = 0; i < keep.n; i++) {
+        diff_keep(keep.pages[i]);
+        dsm_diff_out_ship();
+    }
     for (size_t i = 0; i < prot.n; i++) {
         uint64_t p = prot.pages[i];
         bool ahead = dsm_flag(p, PF_AHEAD), counted = dsm_flag(p, PF_AHEAD_COUNTED);
-        bool changed = diff_one(p, batches, counts, settle_later);
+        bool changed = diff_one(p, settle_later);
+        dsm_diff_out_ship();
         if (ahead && changed)
             ahead_written(p, counted);
         else if (ahead)
             dsm_plist_add(&unwritten, p);
     }
-    for (int n = 0; n < dsm.nodes; n++) {
-        STAT_ADD(diffs_sent, counts[n]);
-        STAT_ADD(diff_bytes_sent, batches[n].n);
-    }
-    if (barrier && host_seg_on() && !settle_later)
-        post_batches(batches, counts);
-    else
-        dsm_send_batches(OP_DIFF, batches, counts);
+    dsm_diff_out_end();
     for (size_t i = 0; i < prot.n && settle_later; i++)
         publish_one(prot.pages[i]);
     dsm_plist_free(&prot);
@@ -722,7 +660,6 @@ static void release(struct dsm_plist *written, bool barrier)
     drop_unwritten(written, &unwritten);
     dsm_plist_free(&unwritten);
     log_for_locks(written);
-    free(counts);
 }
 
 static pthread_mutex_t release_mu = PTHREAD_MUTEX_INITIALIZER;

@@ -17,7 +17,11 @@ struct home_req { uint64_t cookie, page; };
 struct home_rep { uint64_t cookie; int32_t home; int32_t pad; };
 /* struct batch_hdr: dsm.h, with dsm_send_batches, which home migration
  * uses too */
-/* each diff entry: uint64_t page, uint32_t bytes, then that many bytes of runs */
+/* each diff entry: this header, then `bytes` bytes of runs (diff.h) */
+struct diff_entry_hdr {
+    uint64_t page;
+    uint32_t bytes;
+} __attribute__((packed));
 /* barrier messages: the header, count page numbers (arrival) or notices
  * (release), then `payload` bytes, then `extra` bytes (barrier.c) */
 /* members: the barrier is among nodes 0 .. members-1 (dsm_barrier_group);

@@ -2,11 +2,12 @@
  * msg_buf.c: the kept buffers of large messages (msg_buf.h).
  *
  * Each buffer carries its capacity in a header before the bytes handed
- * out.  Up to KEPT buffers wait in `kept`; a request takes the smallest that
- * fits, and a buffer given back when all places are taken replaces the
- * smallest kept one if it is larger, so that what stays is what the largest
- * messages need.  A release sends and receives a batch per peer, so a few
- * places cover a node's traffic at once.
+ * out.  Up to MSG_BUF_KEPT buffers wait in `kept`; a request takes the
+ * smallest that fits, and a buffer given back when all places are taken
+ * replaces the smallest kept one if it is larger, so that what stays is
+ * what the largest messages need.  A release sends and receives its diffs in chunks of one
+ * size (dsm/diff_out.c), several per peer when it publishes whole arrays,
+ * and the chunks it sent serve to receive later and the reverse.
  */
 #include "msg_buf.h"
 #include "../util/xalloc.h"
@@ -17,8 +18,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-enum { KEPT = 8 };
-
 struct buf {
     size_t cap;
     alignas(max_align_t) char data[];
@@ -26,7 +25,7 @@ struct buf {
 
 static struct {
     pthread_mutex_t lock;
-    struct buf *kept[KEPT];
+    struct buf *kept[MSG_BUF_KEPT];
 } pool = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static struct buf *buf_of(void *data)
@@ -39,7 +38,7 @@ static struct buf *buf_of(void *data)
 static struct buf *take(size_t len)
 {
     int best = -1;
-    for (int i = 0; i < KEPT; i++) {
+    for (int i = 0; i < MSG_BUF_KEPT; i++) {
         struct buf *b = pool.kept[i];
         if (!b)
             continue;
@@ -80,12 +79,17 @@ void *msg_buf_get(size_t len)
     return b->data;
 }
 
+size_t msg_buf_cap(const void *data)
+{
+    return buf_of((void *)data)->cap;
+}
+
 /* Keeps b in a free place or in place of the smallest kept buffer, if b is
  * larger; returns what is left to free. */
 static struct buf *keep(struct buf *b)
 {
     int smallest = 0;
-    for (int i = 0; i < KEPT; i++) {
+    for (int i = 0; i < MSG_BUF_KEPT; i++) {
         if (!pool.kept[i]) {
             pool.kept[i] = b;
             return NULL;
@@ -116,7 +120,7 @@ void msg_buf_put(void *data)
 void msg_buf_release_all(void)
 {
     pthread_mutex_lock(&pool.lock);
-    for (int i = 0; i < KEPT; i++) {
+    for (int i = 0; i < MSG_BUF_KEPT; i++) {
         free(pool.kept[i]);
         pool.kept[i] = NULL;
     }

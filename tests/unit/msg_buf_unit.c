@@ -57,7 +57,7 @@ static void a_buffer_too_small_grows(void)
 
 static void the_largest_stay(void)
 {
-    enum { N = 12 };
+    enum { N = MSG_BUF_KEPT + 4 };
     char *v[N];
     for (int i = 0; i < N; i++)
         v[i] = msg_buf_get((size_t)(i + 1) << 20);
