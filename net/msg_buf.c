@@ -5,9 +5,10 @@
  * out.  Up to MSG_BUF_KEPT buffers wait in `kept`; a request takes the
  * smallest that fits, and a buffer given back when all places are taken
  * replaces the smallest kept one if it is larger, so that what stays is
- * what the largest messages need.  A release sends and receives its diffs in chunks of one
- * size (dsm/diff_out.c), several per peer when it publishes whole arrays,
- * and the chunks it sent serve to receive later and the reverse.
+ * what the largest messages need.  A release sends and receives its
+ * diffs in chunks of up to 8 MB (dsm/diff_out.c), several per peer when it
+ * publishes whole arrays, and the chunks it sent serve to receive later
+ * and the reverse.
  */
 #include "msg_buf.h"
 #include "../util/xalloc.h"
