@@ -19,14 +19,14 @@
  *
  * A home's first chunk is small (FIRST: most releases publish a few
  * pages), and each one after is twice as large as the one before, up to
- * CHUNK (37 MB go in 7 messages).  A chunk goes out soon after it is full
- * (dsm_diff_out_ship, between two pages: not under a page's stripe lock,
- * which message handlers take under the transport lock), so that the home
- * applies it while the writer encodes the next, and
- * always has room for the largest entry before one is encoded, so that the
- * encoder never grows it.  The chunks go back to the pool once their sends
- * are done: at the end of a release whose homes answer, or at the next
- * release's start for posted ones (read in place until then).
+ * CHUNK (37 MB go in 7 messages).  A chunk has room for the largest entry
+ * before one is encoded, so the encoder never grows it.  A full chunk goes
+ * out between two pages (dsm_diff_out_ship: not under a page's stripe
+ * lock, which message handlers take under the transport lock), so that
+ * the home applies it while the writer encodes the next.  The chunks go
+ * back to the pool once their sends are done: at the end of a release
+ * whose homes answer, or at the next release's start for posted ones
+ * (read in place until then).
  */
 #include "diff_out.h"
 

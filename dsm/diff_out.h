@@ -23,8 +23,8 @@ bool dsm_diff_out_add(uint64_t page, const void *twin);
  * message handlers take stripe locks under the transport lock. */
 void dsm_diff_out_ship(void);
 
-/* Sends what is left (not under a stripe lock either); unless posted, waits until every home has applied
- * all of this release's diffs. */
+/* Sends what is left (not under a stripe lock either); unless posted,
+ * waits until every home has applied all of this release's diffs. */
 void dsm_diff_out_end(void);
 
 #endif
