@@ -4,8 +4,9 @@
  * The encoder compares the page with its twin 64 bytes at a time with one
  * vector compare (AVX-512; two with AVX2; else word arithmetic, eight bytes
  * at a time), which gives the masks of the differing bytes of 8 words at
- * once: a run is a stretch of words that differ, each with its mask, and
- * 8 changed words add their 8 masks in one store.  A page of ints that all
+ * once: a run is a stretch of words from one that differs to one that
+ * differs, each with its mask, and 8 words add their 8 masks in one store
+ * (add_words says why a run spans unchanged words).  A page of ints that all
  * changed a little (NAS IS merging its histogram, 2 MB per iteration at 2
  * nodes, where encoding took 15 % of node 1's time) encodes in 0.23 us
  * (benchmarks/micro/diff_speed, in cache, this machine) where the encoder
@@ -82,10 +83,12 @@ static void store_selected(unsigned char *w, const unsigned char *v, uint8_t m)
 }
 
 /* One run: words [first, first + n) of cur, whose masks say which bytes
- * changed. */
+ * changed; the unchanged words at its end are left out. */
 static void put_run(struct dsm_buf *out, const unsigned char *c, size_t first, size_t n, const uint8_t *masks,
                     int full)
 {
+    while (!masks[n - 1])
+        n--;
     uint32_t hdr[2] = { (uint32_t)first, (uint32_t)n | (full ? DSM_DIFF_FULL : 0) };
     dsm_buf_reserve(out, sizeof hdr + n + 8 * n);
     dsm_buf_put(out, hdr, sizeof hdr);
@@ -102,42 +105,41 @@ struct run {
 };
 
 /* Adds words [w, w + k) (k <= 8), whose masks are the bytes of m (word i's
- * in bits 8i..8i+7), to the run, putting it out where a word did not
- * change or the run is full. */
+ * in bits 8i..8i+7), to the run.  A run starts at a changed word and ends
+ * at a block of 8 words none of which changed (or when full): the words in
+ * between that did not change go in with mask 0 (9 bytes each, where a new
+ * run costs 8 of header), so a page whose words change at random (the
+ * tails of NAS IS's histogram) is a few long runs, encoded and applied 8
+ * words at a time, not hundreds of short ones taken a word at a time. */
 static inline __attribute__((always_inline)) void add_words(struct run *r, const unsigned char *c, size_t w,
                                                             uint64_t m, size_t k, struct dsm_buf *out)
 {
-    if (k == 8 && r->n + 8 <= DSM_DIFF_RUN_MAX && nonzero_bytes(m) == 0xff) {
-        /* All 8 words changed: their masks go in at once. */
-        if (!r->n) {
-            r->first = w;
-            r->full = 1;
-        }
+    if (!m) {
+        if (r->n)
+            put_run(out, c, r->first, r->n, r->masks, r->full);
+        r->n = 0;
+        return;
+    }
+    size_t from = r->n ? 0 : (size_t)__builtin_ctzll(m) / 8;
+    if (r->n + k - from > DSM_DIFF_RUN_MAX) {
+        put_run(out, c, r->first, r->n, r->masks, r->full);
+        r->n = 0;
+        from = (size_t)__builtin_ctzll(m) / 8;
+    }
+    if (!r->n) {
+        r->first = w + from;
+        r->full = 1;
+    }
+    if (k == 8 && !from) {
         memcpy(r->masks + r->n, &m, 8);
         r->n += 8;
         r->full &= m == ~0ULL;
-        if (r->n == DSM_DIFF_RUN_MAX) {
-            put_run(out, c, r->first, r->n, r->masks, r->full);
-            r->n = 0;
-        }
         return;
     }
-    for (size_t i = 0; i < k; i++, m >>= 8) {
-        uint8_t b = (uint8_t)m;
-        if (b) {
-            if (!r->n) {
-                r->first = w + i;
-                r->full = 1;
-            }
-            r->masks[r->n++] = b;
-            r->full &= b == 0xff;
-            if (r->n < DSM_DIFF_RUN_MAX)
-                continue;
-        } else if (!r->n) {
-            continue;
-        }
-        put_run(out, c, r->first, r->n, r->masks, r->full);
-        r->n = 0;
+    for (size_t i = from; i < k; i++) {
+        uint8_t b = (uint8_t)(m >> 8 * i);
+        r->masks[r->n++] = b;
+        r->full &= b == 0xff;
     }
 }
 
@@ -257,9 +259,11 @@ size_t dsm_diff_encode(const void *cur, const void *twin, size_t size, struct ds
 }
 
 /* Stores the changed bytes of 8 words at a time (one masked store each)
- * where the CPU has AVX-512; returns how many of the n words it did (a
- * multiple of 8; none without AVX-512), and adds the bytes it stored to
- * *written. */
+ * where the CPU has AVX-512, the last fewer than 8 too (a masked load,
+ * which reads no byte its mask leaves out, past the run's end neither):
+ * a run that does not end on a multiple of 8 words, most of them where a
+ * histogram's tails leave words unchanged (NAS IS), took its last words
+ * byte by byte.  Returns n, and adds the bytes it stored to *written. */
 __attribute__((target("avx512f,avx512bw,popcnt"))) static size_t apply_avx512(unsigned char *w,
                                                                               const unsigned char *v,
                                                                               const unsigned char *masks,
@@ -271,7 +275,13 @@ __attribute__((target("avx512f,avx512bw,popcnt"))) static size_t apply_avx512(un
         _mm512_mask_storeu_epi8(w + 8 * i, m, _mm512_loadu_si512(v + 8 * i));
         *written += __builtin_popcountll(m);
     }
-    return i;
+    if (i < n) {
+        uint64_t m = 0;
+        memcpy(&m, masks + i, n - i);
+        _mm512_mask_storeu_epi8(w + 8 * i, m, _mm512_maskz_loadu_epi8(m, v + 8 * i));
+        *written += __builtin_popcountll(m);
+    }
+    return n;
 }
 
 /* Blends the changed bytes of 4 words at a time into the page (where no

@@ -1,8 +1,9 @@
 /*
  * diff.h: diffs of a page against its twin.
  *
- * A diff is a sequence of runs of changed 8-byte words (pages are a
- * multiple of 8 bytes).  A run is a 4-byte index of its first word, a
+ * A diff is a sequence of runs of 8-byte words (pages are a multiple of 8
+ * bytes), each from a changed word to a changed word; a word between that
+ * did not change has mask 0.  A run is a 4-byte index of its first word, a
  * 4-byte word count n (at most DSM_DIFF_RUN_MAX) whose top bit says that
  * every byte of every word changed (DSM_DIFF_FULL), then, unless that bit
  * is set, n bytes of masks (bit k: byte k of the word changed), then the n

@@ -147,6 +147,26 @@ static void malformed(struct dsm_buf *b)
 }
 
 enum { BIG = 64 * 1024 };
+/* Words 10 and 12 changed, 11 not: one run of 3 words, the middle one with
+ * mask 0, which leaves another node's write to word 11 in place.  Words
+ * 20 and 40 are more than a block of 8 apart: two runs. */
+static void unchanged_word_inside(struct dsm_buf *b)
+{
+    reset();
+    cur[8 * 10] ^= 1;
+    cur[8 * 12 + 7] ^= 1;
+    size_t len = round_trip(b);
+    EXPECT(len == 8 + 3 + 24 && run_words(b, 0) == 3, "words 10 and 12: %zu bytes", len);
+    memcpy(home, twin, PAGE);
+    home[8 * 11 + 3] = 0xAA;
+    dsm_diff_apply(home, PAGE, b->p, b->n, true);
+    EXPECT(home[8 * 11 + 3] == 0xAA && home[8 * 10] == cur[8 * 10] && home[8 * 12 + 7] == cur[8 * 12 + 7],
+           "a run's unchanged word was written");
+    reset();
+    cur[8 * 20] ^= 1;
+    cur[8 * 40] ^= 1;
+    EXPECT(round_trip(b) == 2 * 17 && run_words(b, 0) == 1, "words 20 and 40: %zu bytes", b->n);
+}
 
 static _Alignas(64) uint8_t big_twin[BIG], big_cur[BIG], big_home[BIG], big_want[BIG];
 
@@ -241,6 +261,7 @@ int main(void)
         doubles(&b);
         scattered(&b);
         exact_bytes(&b);
+        unchanged_word_inside(&b);
         malformed(&b);
         printf("diff_unit: the cases, %s: %d failure(s) so far\n", names[w], failures);
     }
