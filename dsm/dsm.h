@@ -486,6 +486,9 @@ void dsm_refresh_init(void);
  * barrier dropped it, the next barriers that announce writes to it refresh
  * the copy instead (refresh.c).  The caller owns the page (BUSY). */
 void dsm_refresh_fetched(uint64_t page);
+/* A hot copy's diff was taken with this node's writes in it (flush.c): it
+ * starts a new stretch of barriers without them (refresh.c). */
+void dsm_refresh_hot_written(uint64_t page);
 /* Another node wrote the page lately (a diff came at its home, or a hot
  * copy was refreshed elsewhere): it stays hot longer (flush.c). */
 void dsm_note_written_elsewhere(uint64_t page);

@@ -456,8 +456,10 @@ static bool diff_one_hot(struct hot *h, struct dsm_plist *written, bool barrier,
         return false;
     bool home = dsm_home_of(h->page) == dsm.node;
     if (home ? home_changed(h->page) : dsm_diff_out_add(h->page, dsm.twin[h->page])) {
-        if (!home)
+        if (!home) {
             dsm_ps_hot_refresh(h->page);
+            dsm_refresh_hot_written(h->page);
+        }
         hot_written(h->page, written);
         h->idle = 0;
         if (home && barrier && !others_write(h->page)) {
@@ -527,6 +529,7 @@ static void diff_keep(uint64_t page)
     } else {
         dsm_diff_out_add(page, dsm.twin[page]);
         dsm_ps_keep_hot(page);
+        dsm_refresh_hot_written(page);
     }
     hot_add(page);
 }

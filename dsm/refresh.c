@@ -35,6 +35,23 @@
  * later (a level of a multigrid cycle, whose pages other loops write in
  * between) is not refreshed at all, which would cost more than its fault.
  *
+ * Hot copies the node leaves alone for a while.  A copy this node writes
+ * in one loop and another node in the next few (NAS FT: a quarter of each
+ * array written by one node in the z pass and by the other in the y and x
+ * passes and in the evolution) is refreshed at every barrier in between,
+ * three times for the one time it is read: 96 MB fetched per step at each
+ * node (and copied into twins), 20-25 ms of each of those barriers.  So
+ * each hot copy counts the barriers that refreshed it since this node last
+ * wrote it (a stretch);
+ * one whose last stretch had two or more is dropped at the first barrier
+ * of the next that announces another node's write, instead of refreshed,
+ * and fetched once when it is read again.  Only where a barrier drops at
+ * least DROP_MIN such copies: those are read again in long runs (fault.c
+ * reads ahead, down a column too), a fault for many pages; a few scattered
+ * ones (an ADI sweep's boundary pages) would each cost a fault (about 20
+ * us here), many times a refresh's copy: dropped at every barrier, they
+ * made ADI 64^3 27 % slower.
+ *
  * Only with one application thread per node.  At a barrier every thread
  * of the node is then in the barrier, so none writes the page while its
  * bytes arrive, and the twin, refreshed by the release just before, equals
@@ -55,7 +72,15 @@
 
 #include <stdlib.h>
 
-enum { READ_REFRESHES_MAX = 16, REFETCH_WITHIN = 8 };
+enum { READ_REFRESHES_MAX = 16, REFETCH_WITHIN = 8, STRETCH_DROP = 2, DROP_MIN = 1024 };
+
+/* A hot copy's barriers since this node last wrote it, saturating below
+ * DROPPED, which marks a copy dropped by the rule above (its last stretch
+ * is then kept); the last stretch's count; the barrier (epoch + 1) at
+ * whose release this node last wrote it. */
+enum { DROPPED = UINT8_MAX };
+static uint8_t *since_write, *last_stretch;
+static uint32_t *written_at;
 
 /* Per page: how many more barriers refresh its read-only copy, how many
  * its last run had, and the barrier that last dropped it (its epoch + 1).
@@ -69,6 +94,36 @@ void dsm_refresh_init(void)
     left = dsm_page_table(sizeof *left);
     run = dsm_page_table(sizeof *run);
     dropped = dsm_page_table(sizeof *dropped);
+    since_write = dsm_page_table(sizeof *since_write);
+    last_stretch = dsm_page_table(sizeof *last_stretch);
+    written_at = dsm_page_table(sizeof *written_at);
+}
+
+void dsm_refresh_hot_written(uint64_t page)
+{
+    if (since_write[page] != DROPPED)
+        last_stretch[page] = since_write[page];
+    since_write[page] = 0;
+    written_at[page] = (uint32_t)dsm.epoch + 1;
+}
+
+/* A hot copy that the rule above drops, if this barrier drops enough. */
+static bool idle_hot(uint64_t page)
+{
+    return last_stretch[page] >= STRETCH_DROP && since_write[page] != DROPPED
+        && written_at[page] != (uint32_t)dsm.epoch + 1;
+}
+
+/* Set for one dsm_refresh_copies() call at a barrier: its idle hot copies
+ * are dropped. */
+static bool drop_idle;
+
+static size_t count_idle_hot(const uint64_t *pages, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += dsm.state[pages[i]] == PG_RW && dsm_flag(pages[i], PF_HOT) && idle_hot(pages[i]);
+    return k;
 }
 
 void dsm_refresh_fetched(uint64_t page)
@@ -88,8 +143,13 @@ static bool wanted(size_t i, uint64_t page, const void *writers)
 {
     if (!dsm_ps_refreshable(i, page, writers))
         return false;
-    if (dsm.state[page] == PG_RW)
+    if (dsm.state[page] == PG_RW) {
+        if (drop_idle && idle_hot(page)) {
+            since_write[page] = DROPPED;
+            return false;
+        }
         return true;
+    }
     if (!left[page])
         return false;
     left[page]--;
@@ -132,10 +192,14 @@ size_t dsm_refresh_copies(uint64_t *pages, int32_t *writers, size_t n)
     if (dsm.app_threads > 1 || !n)
         return n;
     size_t k;
+    drop_idle = writers && count_idle_hot(pages, n) >= DROP_MIN;
     uint64_t *got = dsm_claim(pages, n, wanted, writers, &k);
+    drop_idle = false;
     if (k) {
         fetch_runs(got, k);
         for (size_t i = 0; i < k; i++) {
+            if (dsm.state[got[i]] == PG_RW && writers && since_write[got[i]] < DROPPED - 1)
+                since_write[got[i]]++;
             dsm_ps_refreshed(got[i]);
             dsm_note_written_elsewhere(got[i]);
         }
