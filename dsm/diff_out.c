@@ -70,8 +70,10 @@ static struct {
     struct net_wait applied;    /* acknowledged sends: the homes' answers to come */
 } out;
 
-/* The most bytes one entry takes: its header and the runs of a page whose
- * every other word changed (diff.h). */
+/* Room for the most bytes one entry takes: its header and runs over the
+ * whole page at 9 bytes a word (its mask and itself), with a run header
+ * for each 9 words at the most, as two runs are at least 8 unchanged
+ * words apart (diff.h): about 1.25 pages, within the 2 reserved. */
 static size_t entry_max(void)
 {
     return sizeof(struct diff_entry_hdr) + 2 * dsm.page_size + 64;

@@ -4,13 +4,13 @@
  *
  * A release sends its homes tens of megabytes of diffs when a program
  * rewrites whole arrays (NAS FT's transposes: 37 MB per home), in messages
- * of up to 8 MB (dsm/diff_out.c), and receives as much.  The C library maps a block that large afresh at each
- * allocation and unmaps it at free, so the kernel zeroed every page of
- * every such buffer before the message could be copied in: a page fault
- * and a clear per 4 KB, on both sides, at every release.  Buffers of at
- * least MSG_BUF_KEEP_MIN bytes are therefore kept (a few, the largest) and
- * handed out again.  Smaller ones come from the heap, which keeps its
- * memory anyway.
+ * of up to 8 MB (dsm/diff_out.c), and receives as much.  The C library
+ * maps a block that large afresh at each allocation and unmaps it at
+ * free, so the kernel zeroed every page of every such buffer before the
+ * message could be copied in: a page fault and a clear per 4 KB, on both
+ * sides, at every release.  Buffers of at least MSG_BUF_KEEP_MIN bytes
+ * are therefore kept (a few, the largest) and handed out again.  Smaller
+ * ones come from the heap, which keeps its memory anyway.
  *
  * Thread-safe: a send's buffer is taken by the sending thread and given
  * back by whichever thread completes the send.
