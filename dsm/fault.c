@@ -44,20 +44,36 @@ static struct sigaction previous;
  * batch: the home then counts our copy in every decision it takes after
  * the get (it notes its writes to them, and catches those it made to a
  * page it held writable, at its next release), so the copy need not be
- * dropped as suspect at our next acquire and fetched a second time. */
+ * dropped as suspect at our next acquire and fetched a second time.
+ *
+ * From a home of this host (a view of its file, net_rma_direct) the bytes
+ * are written into the segment's file rather than through the runtime
+ * view: the kernel fills the page without mapping it here, nor clearing it
+ * first.  Through the view, the page had to be mapped first (dsm_populate:
+ * a madvise, which holds the address space's lock for reading while the
+ * node's protection changes take it for writing), and two threads of a
+ * node faulting on remote pages waited on each other there: 1.0-1.08 times
+ * the fault rate of one thread, against 1.6-1.7 this way
+ * (benchmarks/micro/fault_threads).  The runtime view maps the page when
+ * it first reads it (a twin, a diff), a fault without that lock. */
 static void fetch(uint64_t page, uint64_t n, uint64_t stride, int home)
 {
     struct dsm_seg *seg = dsm_seg_of(page);
     uint64_t masks[stride == 1 ? n / 64 + 2 : n + 1], end = page + n * stride;
     uint64_t piece = stride == 1 ? n : 1, step = stride == 1 ? n : stride;   /* pages of a get */
-    for (uint64_t q = page; q < end; q += step)
+    bool file = net_rma_direct(home, seg->net_id);
+    for (uint64_t q = page; q < end && !file; q += step)
         dsm_populate(q, piece);
     struct net_wait w;
     net_rma_begin(&w);
     dsm_ps_register_run(&w, page, n, stride, home, masks);
-    for (uint64_t q = page; q < end; q += step)
-        net_rma_get(&w, home, seg->net_id, (q - seg->first_page) << dsm.page_shift, dsm_rt(q),
-                    piece << dsm.page_shift);
+    for (uint64_t q = page; q < end; q += step) {
+        uint64_t at = (q - seg->first_page) << dsm.page_shift;
+        if (file)
+            net_rma_get_file(&w, home, seg->net_id, at, seg->memfd, at, piece << dsm.page_shift);
+        else
+            net_rma_get(&w, home, seg->net_id, at, dsm_rt(q), piece << dsm.page_shift);
+    }
     net_rma_end(&w);
     for (uint64_t q = page; q < end; q += stride) {
         if (dsm_flag(q, PF_HELD))

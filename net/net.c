@@ -60,11 +60,13 @@ struct region {
 };
 
 /* A get from a node's view, done when its batch ends (net_rma_end), not
- * under the transport lock. */
+ * under the transport lock: a copy to memory, or into a file. */
 struct copy {
     void *to;
     const void *from;
     size_t len;
+    int fd;                     /* >= 0: written into this file at `at`, not to `to` */
+    uint64_t at;
 };
 
 /* Eight bytes, so that the body after it is as aligned as the message:
@@ -661,12 +663,39 @@ void net_rma_get(struct net_wait *w, int dst, int id, uint64_t offset, void *buf
     struct region *rg = &net.regions[id];
     if (rg->view[dst]) {
         copies.v = xgrow(copies.v, &copies.cap, copies.n + 1, sizeof *copies.v);
-        copies.v[copies.n++] = (struct copy){ buf, (const char *)rg->view[dst] + offset, len };
+        copies.v[copies.n++] = (struct copy){ buf, (const char *)rg->view[dst] + offset, len, -1, 0 };
         return;
     }
     ucp_request_param_t p = rma_param(w);
     posted(w, ucp_get_nbx(net.eps[dst], buf, len, rg->remote[dst] + offset, rg->rkey[dst], &p),
            "reading memory", dst);
+}
+
+bool net_rma_direct(int dst, int id)
+{
+    return net.regions[id].view[dst] != NULL;
+}
+
+void net_rma_get_file(struct net_wait *w, int dst, int id, uint64_t offset, int fd, uint64_t at, size_t len)
+{
+    (void)w;
+    struct region *rg = &net.regions[id];
+    if (!rg->view[dst])
+        dsm_fatal("internal: a get into a file from node %d, whose memory this node has no view of", dst);
+    copies.v = xgrow(copies.v, &copies.cap, copies.n + 1, sizeof *copies.v);
+    copies.v[copies.n++] = (struct copy){ NULL, (const char *)rg->view[dst] + offset, len, fd, at };
+}
+
+static void copy_to_file(const struct copy *c)
+{
+    for (size_t done = 0; done < c->len;) {
+        ssize_t k = pwrite(c->fd, c->from + done, c->len - done, (off_t)(c->at + done));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            dsm_fatal("cannot copy %zu bytes into the shared segment: %s", c->len, k < 0 ? strerror(errno) : "no space");
+        done += (size_t)k;
+    }
 }
 
 /* Releases the transport lock, then waits for the batch as for a reply
@@ -683,7 +712,10 @@ void net_rma_end(struct net_wait *w)
     if (atomic_load(&w->pending) != 0)
         wait_for(w, false);
     for (size_t i = 0; i < copies.n; i++)
-        memcpy(copies.v[i].to, copies.v[i].from, copies.v[i].len);
+        if (copies.v[i].fd >= 0)
+            copy_to_file(&copies.v[i]);
+        else
+            memcpy(copies.v[i].to, copies.v[i].from, copies.v[i].len);
     copies.n = 0;
 }
 

@@ -108,6 +108,12 @@ void net_rma_add(struct net_wait *w, int dst, int id, uint64_t offset, const uin
 void net_rma_fence(void);
 void net_rma_get(struct net_wait *w, int dst, int id, uint64_t offset, void *buf, size_t len);
 void net_rma_end(struct net_wait *w);
+/* Whether gets from node dst's region id are copies from a view of its
+ * file on this host (direct.h).  Then net_rma_get_file may take the get:
+ * its bytes are written into file fd at offset `at` (pwrite), in the same
+ * batch, instead of into memory. */
+bool net_rma_direct(int dst, int id);
+void net_rma_get_file(struct net_wait *w, int dst, int id, uint64_t offset, int fd, uint64_t at, size_t len);
 
 /* A counter of outstanding events that a thread can sleep on. */
 struct net_wait {
