@@ -46,23 +46,26 @@ static struct sigaction previous;
  * page it held writable, at its next release), so the copy need not be
  * dropped as suspect at our next acquire and fetched a second time.
  *
- * From a home of this host (a view of its file, net_rma_direct) the bytes
- * are written into the segment's file rather than through the runtime
- * view: the kernel fills the page without mapping it here, nor clearing it
- * first.  Through the view, the page had to be mapped first (dsm_populate:
- * a madvise, which holds the address space's lock for reading while the
- * node's protection changes take it for writing), and two threads of a
- * node faulting on remote pages waited on each other there: 1.0-1.08 times
- * the fault rate of one thread, against 1.6-1.7 this way
- * (benchmarks/micro/fault_threads).  The runtime view maps the page when
- * it first reads it (a twin, a diff), a fault without that lock. */
+ * From a home of this host (a view of its file, net_rma_direct) the
+ * runtime view's page is not mapped first (dsm_populate: a madvise, which
+ * holds the address space's lock for reading while the node's protection
+ * changes take it for writing; two threads of a node faulting on remote
+ * pages waited on each other there, 1.0-1.08 times the fault rate of one
+ * thread).  A single page is copied into the runtime view, which the kernel
+ * maps at that copy's fault (no lock of the address space); a run is
+ * written into the segment's file in one call (pwrite: the kernel fills
+ * the pages without mapping them here, nor clearing them first).  Per page
+ * here: 4 us populated and copied, 2.7 copied at a fault, 1.6 written in
+ * a run of 16.  benchmarks/micro/fault_threads: 2 threads 1.5 times one
+ * (medians).  The runtime view maps a written page when it first reads it
+ * (a twin, a diff). */
 static void fetch(uint64_t page, uint64_t n, uint64_t stride, int home)
 {
     struct dsm_seg *seg = dsm_seg_of(page);
     uint64_t masks[stride == 1 ? n / 64 + 2 : n + 1], end = page + n * stride;
     uint64_t piece = stride == 1 ? n : 1, step = stride == 1 ? n : stride;   /* pages of a get */
-    bool file = net_rma_direct(home, seg->net_id);
-    for (uint64_t q = page; q < end && !file; q += step)
+    bool direct = net_rma_direct(home, seg->net_id), file = direct && piece > 1;
+    for (uint64_t q = page; q < end && !direct; q += step)
         dsm_populate(q, piece);
     struct net_wait w;
     net_rma_begin(&w);
