@@ -693,7 +693,8 @@ static void copy_to_file(const struct copy *c)
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)
-            dsm_fatal("cannot copy %zu bytes into the shared segment: %s", c->len, k < 0 ? strerror(errno) : "no space");
+            dsm_fatal("cannot store %zu fetched bytes in the shared segment (out of memory?): %s", c->len,
+                      k < 0 ? strerror(errno) : "nothing written");
         done += (size_t)k;
     }
 }
