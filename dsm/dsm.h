@@ -203,10 +203,12 @@ char *dsm_rt(uint64_t page);
 void dsm_protect(uint64_t first, uint64_t n, enum dsm_state st);
 void dsm_protect_list(const uint64_t *sorted, size_t n, enum dsm_state st);
 /* The runtime view of pages [first, first + n) of one segment, backed and
- * mapped in one call where it does not map them yet (the memory a fetch,
- * a diff or a migration is about to write): page by page, as the runtime
- * first writes them, the kernel takes a fault for each (11-19 us a page on
- * this machine's VMs against 5-10 us in one call).  Best effort. */
+ * mapped in one call where it does not map them yet (the memory a fetch
+ * from another host, a diff or a migration is about to write): page by
+ * page, as the runtime first writes them, the kernel takes a fault for
+ * each (11-19 us a page on this machine's VMs against 5-10 us in one call,
+ * when they were measured).  Best effort.  A fetch from a home of this host
+ * does without (fault.c says why). */
 void dsm_populate(uint64_t first, uint64_t n);
 /* The same for a list of pages, a call per run of consecutive ones. */
 void dsm_populate_pages(const uint64_t *pages, size_t n);
