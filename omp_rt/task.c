@@ -271,13 +271,25 @@ static void complete(struct task *t, bool remote)
     atomic_fetch_sub(&tq.outstanding, 1);
 }
 
-/* The data, and the record unless the parent's dependence table still
- * points to it (omp_dep_clear frees it then). */
-static void free_task(struct task *t)
+/* What freeing a task frees: its data, and its record unless the parent's
+ * dependence table still points to it (omp_dep_clear frees it then).  Taken
+ * before complete() where the task completes here: once it counts as
+ * complete, its parent may clear that table, and free a kept record with it
+ * (seen by AddressSanitizer: a read of the record after that free). */
+struct leftovers {
+    void *data;
+    struct task *record;
+};
+
+static struct leftovers leftovers(const struct task *t)
 {
-    omp_rt_free(t->data);
-    if (!t->kept)
-        free(t);
+    return (struct leftovers){ t->data, t->kept ? NULL : (struct task *)t };
+}
+
+static void free_leftovers(struct leftovers l)
+{
+    omp_rt_free(l.data);
+    free(l.record);
 }
 
 /* A task's body is done, or, if detached, its event fulfilled (remote: on
@@ -292,9 +304,10 @@ static void finish(struct task *t, bool remote)
             return;
         remote = atomic_load(&t->part_elsewhere);
     }
+    struct leftovers l = leftovers(t);
     complete(t, remote);
     if (!remote)
-        free_task(t);
+        free_leftovers(l);
 }
 
 /* Frees the tasks others completed for us.  One thread at a time: a
@@ -308,7 +321,7 @@ static void reap(void)
     struct task *t = atomic_exchange(&tq.done, NULL);
     while (t) {
         struct task *next = t->next;
-        free_task(t);
+        free_leftovers(leftovers(t));
         t = next;
     }
     dsm_unlock(&reap_mu);
@@ -754,8 +767,9 @@ static void run_now_after_deps(void (*fn)(void *), void *buf, void **depend, boo
     if (elsewhere)
         see_notices();
     run_as_task(fn, buf, t->group, t->red, final);
+    struct leftovers l = leftovers(t);
     complete(t, false);
-    free_task(t);
+    free_leftovers(l);
 }
 
 /* A task that runs now, on the creating thread, once the siblings its
