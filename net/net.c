@@ -658,12 +658,18 @@ void net_rma_fence(void)
     check(ucp_worker_fence(net.worker), "ucp_worker_fence");
 }
 
+/* Queues a get from a view for net_rma_end. */
+static void queue_copy(struct copy c)
+{
+    copies.v = xgrow(copies.v, &copies.cap, copies.n + 1, sizeof *copies.v);
+    copies.v[copies.n++] = c;
+}
+
 void net_rma_get(struct net_wait *w, int dst, int id, uint64_t offset, void *buf, size_t len)
 {
     struct region *rg = &net.regions[id];
     if (rg->view[dst]) {
-        copies.v = xgrow(copies.v, &copies.cap, copies.n + 1, sizeof *copies.v);
-        copies.v[copies.n++] = (struct copy){ buf, (const char *)rg->view[dst] + offset, len, -1, 0 };
+        queue_copy((struct copy){ buf, (const char *)rg->view[dst] + offset, len, -1, 0 });
         return;
     }
     ucp_request_param_t p = rma_param(w);
@@ -682,8 +688,7 @@ void net_rma_get_file(struct net_wait *w, int dst, int id, uint64_t offset, int 
     struct region *rg = &net.regions[id];
     if (!rg->view[dst])
         dsm_fatal("internal: a get into a file from node %d, whose memory this node has no view of", dst);
-    copies.v = xgrow(copies.v, &copies.cap, copies.n + 1, sizeof *copies.v);
-    copies.v[copies.n++] = (struct copy){ NULL, (const char *)rg->view[dst] + offset, len, fd, at };
+    queue_copy((struct copy){ NULL, (const char *)rg->view[dst] + offset, len, fd, at });
 }
 
 static void copy_to_file(const struct copy *c)

@@ -281,9 +281,9 @@ struct leftovers {
     struct task *record;
 };
 
-static struct leftovers leftovers(const struct task *t)
+static struct leftovers leftovers(struct task *t)
 {
-    return (struct leftovers){ t->data, t->kept ? NULL : (struct task *)t };
+    return (struct leftovers){ t->data, t->kept ? NULL : t };
 }
 
 static void free_leftovers(struct leftovers l)
