@@ -166,6 +166,15 @@ int omp_rt_team_size(void);
 int omp_rt_thread_num(void);
 int omp_rt_max_threads(void);        /* the threads of all nodes */
 
+/* tls_mirror.c: node 0's threadprivate variables at the addresses other
+ * nodes follow (copyin, copyprivate).  init on every node at start-up, in
+ * the same order of shared allocations; publish by node 0's thread 0
+ * before a region or a copyprivate reaches the others, apply at the others
+ * after. */
+void omp_tls_mirror_init(void);
+void omp_tls_mirror_publish(void);
+void omp_tls_mirror_apply(void);
+
 /* entry.c: the floor of the program's frames on node 0's shared stack.
  * An entry point that may release memory starts with OMP_RT_ENTRY; the
  * runtime runs the program's code through omp_rt_call_user(_copy). */

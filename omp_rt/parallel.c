@@ -286,6 +286,7 @@ int omp_rt_worker_loop(void)
         if (len > sizeof *c)
             dsm_install_copy(c->data, 0, c + 1);
         dsm_idle_end();
+        omp_tls_mirror_apply();
         if (c->kind == CMD_EXIT) {
             int status = c->status;
             free(c);
@@ -352,6 +353,7 @@ static int team_size_for(unsigned num_threads)
  * as the fetch would have at that moment. */
 static void bcast_region(const struct region_cmd *c)
 {
+    omp_tls_mirror_publish();
     const void *page = c->data ? dsm_home_page_bytes(c->data) : NULL;
     if (!page) {
         free(dsm_barrier_bcast(c, sizeof *c, NULL));
@@ -435,6 +437,7 @@ void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
     c = (struct region_cmd){ .kind = CMD_REGION, .fn = fn, .data = data, .icv = omp_icv,
                              .team = team_size_for(num_threads), .teams = omp_thr.teams,
                              .team_num = omp_thr.team_num };
+    omp_tls_mirror_publish();
     free(dsm_barrier_bcast(&c, sizeof c, NULL));
     start_team(&c);
 }

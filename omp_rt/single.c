@@ -34,6 +34,7 @@ static void receive(void *arg)
     if (msg && len == sizeof data)
         memcpy(&data, msg, sizeof data);
     free(msg);
+    omp_tls_mirror_apply();
     omp_pool_value = data;
 }
 
@@ -41,6 +42,7 @@ static void receive(void *arg)
 static void send(void *arg)
 {
     omp_pool_value = *(void **)arg;
+    omp_tls_mirror_publish();
     if (omp_rt.team_nodes > 1)
         free(dsm_barrier_bcast(arg, sizeof(void *), NULL));
 }

@@ -9,7 +9,8 @@
  *   2. node 0 runs main() on a stack in the shared region (homed at node 0),
  *      so the shared locals of main that parallel regions use are reachable
  *      from every node;
- *   3. the other nodes wait for parallel regions (parallel.c);
+ *   3. the other nodes wait for parallel regions (parallel.c), on a thread
+ *      other than their initial one (tls_mirror.c says why);
  *   4. when node 0 exits (main returns or exit() is called) outside parallel
  *      regions, the exit status travels to every node with a last barrier;
  *      all leave the job and exit with that status.  exit() inside a
@@ -31,6 +32,7 @@
 #include "../util/log.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 
 #ifdef __SANITIZE_ADDRESS__
 #include <sanitizer/common_interface_defs.h>
@@ -38,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdnoreturn.h>
+#include <string.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -95,6 +98,34 @@ static noreturn void main_on_shared_stack(void *stack, size_t size)
     dsm_fatal("setcontext failed");
 }
 
+/* A node other than 0: its first OpenMP thread waits for regions; it
+ * leaves the job from there. */
+static void *first_thread(void *arg)
+{
+    (void)arg;
+    dsm_fault_thread_init();
+    int status = omp_rt_worker_loop();
+    prof_report();
+    ompdsm_finalize();
+    /* Not exit(): the program's destructors and atexit handlers belong
+     * to node 0, which runs main(). */
+    fflush(NULL);
+    _exit(status);
+}
+
+/* The node's first OpenMP thread is not its initial thread, whose block
+ * of threadprivate variables mirrors node 0's (tls_mirror.c); the initial
+ * thread waits for it, which leaves the job for both. */
+static noreturn void wait_for_regions(void)
+{
+    pthread_t t;
+    int err = pthread_create(&t, NULL, first_thread, NULL);
+    if (err)
+        dsm_fatal("cannot start the node's first OpenMP thread: %s", strerror(err));
+    pthread_join(t, NULL);
+    dsm_fatal("internal: the node's first OpenMP thread returned");
+}
+
 /* A node leaving through exit(): node 0 outside parallel regions (main
  * returned, or exit() was called) takes the others along, which wait for
  * regions; inside a region, on any node, see exit.c. */
@@ -134,16 +165,10 @@ __attribute__((visibility("default"))) int omp_rt_start(int argc, char **argv, c
     omp_rt_register();
     omp_task_register();
     void *stack = dsm_alloc_pinned(MAIN_STACK_SIZE);
+    omp_tls_mirror_init();
     on_exit(at_exit, NULL);
-    if (omp_rt.node != 0) {
-        int status = omp_rt_worker_loop();
-        prof_report();
-        ompdsm_finalize();
-        /* Not exit(): the program's destructors and atexit handlers belong
-         * to node 0, which runs main(). */
-        fflush(NULL);
-        _exit(status);
-    }
+    if (omp_rt.node != 0)
+        wait_for_regions();
     boot.main = real_main;
     boot.argc = argc;
     boot.argv = argv;
