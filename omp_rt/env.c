@@ -15,11 +15,12 @@
  * default allocator (allocators.c), OMP_AFFINITY_FORMAT the default format
  * of omp_display_affinity (affinity.c); OMP_NUM_TEAMS and
  * OMP_TEAMS_THREAD_LIMIT size the teams construct's leagues (teams.c) and
- * OMP_DEFAULT_DEVICE is omp_get_default_device's answer (target.c).  The
- * variables that choose placement or devices (OMP_PROC_BIND, OMP_PLACES,
- * OMP_STACKSIZE, OMP_TARGET_OFFLOAD, OMP_MAX_TASK_PRIORITY) are
- * checked for syntax and otherwise have no effect: say so, rather than
- * ignore them silently, under OMP_DISPLAY_ENV=verbose.
+ * OMP_DEFAULT_DEVICE is omp_get_default_device's answer (target.c);
+ * OMP_STACKSIZE sizes the stacks of the threads the runtime starts
+ * (pool.c).  The variables that choose placement or devices
+ * (OMP_PROC_BIND, OMP_PLACES, OMP_TARGET_OFFLOAD, OMP_MAX_TASK_PRIORITY)
+ * are checked for syntax and otherwise have no effect: say so, rather
+ * than ignore them silently, under OMP_DISPLAY_ENV=verbose.
  */
 #include "omp_rt.h"
 
@@ -242,8 +243,9 @@ static long parse_count(const char *name, long dflt, long min, long max)
     return x < (unsigned long)max ? (long)x : max;
 }
 
-/* OMP_STACKSIZE: a number, then B, K, M or G (default K), blanks allowed. */
-static bool stack_size(const char *v)
+/* OMP_STACKSIZE: a number, then B, K, M or G (default K), blanks allowed;
+ * the bytes in *bytes. */
+static bool stack_size(const char *v, size_t *bytes)
 {
     char *end;
     v += strspn(v, " \t");
@@ -260,6 +262,7 @@ static bool stack_size(const char *v)
     case 'g': shift = 30; end++; break;
     }
     end += strspn(end, " \t");
+    *bytes = (size_t)(x << shift);
     return !errno && !*end && (x << shift) >> shift == x;
 }
 
@@ -372,7 +375,7 @@ static void check_ignored(void)
     if ((v = dsm_env("OMP_PLACES")) && !places(v))
         dsm_fatal("OMP_PLACES='%s' is not threads, cores, sockets, ll_caches or numa_domains (with an optional "
                   "(count)), or a list of places such as {0,1},{2,3} or {0:4}:2:4", v);
-    if ((v = dsm_env("OMP_STACKSIZE")) && !stack_size(v))
+    if ((v = dsm_env("OMP_STACKSIZE")) && !stack_size(v, &omp_rt.stack_size))
         dsm_fatal("OMP_STACKSIZE='%s' is not a size (a number with B, K, M or G; examples: 512K, 8M)", v);
     if ((v = dsm_env("OMP_TARGET_OFFLOAD")) && !is_one_of(v, offload))
         dsm_fatal("OMP_TARGET_OFFLOAD='%s' is not DEFAULT, MANDATORY or DISABLED", v);
@@ -402,7 +405,7 @@ void omp_env_display(bool verbose)
             fprintf(stderr, ",%ld", omp_icv.chunk);
         fprintf(stderr, "'\n");
     }
-    fprintf(stderr, "  OMP_PROC_BIND = 'FALSE'\n  OMP_PLACES = ''\n  OMP_STACKSIZE = '0'\n");
+    fprintf(stderr, "  OMP_PROC_BIND = 'FALSE'\n  OMP_PLACES = ''\n  OMP_STACKSIZE = '%zu'\n", omp_rt.stack_size);
     const char *wait = dsm_env("OMP_WAIT_POLICY");
     fprintf(stderr, "  OMP_WAIT_POLICY = '%s'\n", wait && dsm_is_word(wait, "active") ? "ACTIVE" : "PASSIVE");
     fprintf(stderr, "  OMP_THREAD_LIMIT = '%ld'\n", omp_icv.thread_limit);
@@ -427,7 +430,7 @@ void omp_env_display(bool verbose)
     fprintf(stderr, "  [ompdsm] nodes = '%d'\n  [ompdsm] OMPDSM_THREADS_PER_NODE = '%d'\n", omp_rt.nodes,
             omp_rt.threads);
     if (verbose) {
-        fprintf(stderr, "  [ompdsm] OMP_PROC_BIND, OMP_PLACES, OMP_STACKSIZE, OMP_TARGET_OFFLOAD, "
+        fprintf(stderr, "  [ompdsm] OMP_PROC_BIND, OMP_PLACES, OMP_TARGET_OFFLOAD, "
                         "OMP_MAX_TASK_PRIORITY have no effect\n");
     }
     fprintf(stderr, "OPENMP DISPLAY ENVIRONMENT END\n");

@@ -73,6 +73,7 @@ struct omp_rt {
     bool in_team;               /* in a region whose team other nodes run or sit out */
     uint64_t region;            /* parallel regions started so far */
     uintptr_t exe_base;         /* load address of the executable */
+    size_t stack_size;          /* OMP_STACKSIZE in bytes, 0: unset (pool.c) */
 };
 
 /* The calling thread's place in the team of its innermost region. */
@@ -195,6 +196,9 @@ void omp_rt_call_user_copy(void (*fn)(void *, void *), void *dst, void *src);
  * the identity when the node runs one thread of the team.  omp_pool_value
  * is a word the leader's work may leave for the others to read after it. */
 void omp_pool_run(int n, void (*member)(int local, void *arg), void *arg);
+/* Starts a thread of the runtime's (the pool's, the first OpenMP thread of
+ * a node other than 0): fatal if it cannot, naming `what`. */
+void omp_thread_start(void *(*fn)(void *), void *arg, const char *what);
 void omp_pool_barrier(void (*leader_work)(void *arg), void *arg);
 extern void *omp_pool_value;
 /* Wakes the node's threads that wait in a node barrier: a task is queued. */

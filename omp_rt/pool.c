@@ -31,6 +31,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Polls of a changing word before sleeping on it: a few microseconds. */
@@ -91,14 +92,38 @@ static void make_threads(int n)
     sigdelset(&all, SIGILL);
     pthread_sigmask(SIG_SETMASK, &all, &old);
     for (; pool.made < n - 1; pool.made++) {
-        pthread_t t;
         uintptr_t arg = (uintptr_t)atomic_load(&pool.runs) << 16 | (uintptr_t)(pool.made + 1);
-        int err = pthread_create(&t, NULL, pool_main, (void *)arg);
-        if (err)
-            dsm_fatal("cannot start OpenMP thread %d of node %d: %s", pool.made + 1, omp_rt.node, strerror(err));
-        pthread_detach(t);
+        char what[64];
+        snprintf(what, sizeof what, "OpenMP thread %d of the node", pool.made + 1);
+        omp_thread_start(pool_main, (void *)arg, what);
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* A stack smaller than this is raised to it: the runtime's own work on the
+ * thread (faults are handled on a stack of their own) needs it. */
+enum { MIN_STACK = 256 << 10 };
+
+/* OMP_STACKSIZE gives the threads the runtime starts their stack, as
+ * libgomp's; unset, the C library's default (the stack limit, as for
+ * libgomp's threads). */
+void omp_thread_start(void *(*fn)(void *), void *arg, const char *what)
+{
+    pthread_attr_t a;
+    pthread_attr_init(&a);
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    size_t size = omp_rt.stack_size;
+    if (size && size < MIN_STACK)
+        size = MIN_STACK;
+    int err = size ? pthread_attr_setstacksize(&a, size) : 0;
+    pthread_t t;
+    if (!err)
+        err = pthread_create(&t, &a, fn, arg);
+    pthread_attr_destroy(&a);
+    if (err && size)
+        dsm_fatal("cannot start the %s with a stack of %zu bytes (OMP_STACKSIZE): %s", what, size, strerror(err));
+    if (err)
+        dsm_fatal("cannot start the %s: %s", what, strerror(err));
 }
 
 void omp_pool_run(int n, void (*member)(int local, void *arg), void *arg)

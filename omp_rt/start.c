@@ -32,7 +32,6 @@
 #include "../util/log.h"
 
 #include <dlfcn.h>
-#include <pthread.h>
 
 #ifdef __SANITIZE_ADDRESS__
 #include <sanitizer/common_interface_defs.h>
@@ -40,7 +39,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdnoreturn.h>
-#include <string.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -115,15 +113,12 @@ static void *first_thread(void *arg)
 
 /* The node's first OpenMP thread is not its initial thread, whose block
  * of threadprivate variables mirrors node 0's (tls_mirror.c); the initial
- * thread waits for it, which leaves the job for both. */
+ * thread waits until that one leaves the job for both. */
 static noreturn void wait_for_regions(void)
 {
-    pthread_t t;
-    int err = pthread_create(&t, NULL, first_thread, NULL);
-    if (err)
-        dsm_fatal("cannot start the node's first OpenMP thread: %s", strerror(err));
-    pthread_join(t, NULL);
-    dsm_fatal("internal: the node's first OpenMP thread returned");
+    omp_thread_start(first_thread, NULL, "node's first OpenMP thread");
+    for (;;)
+        pause();
 }
 
 /* A node leaving through exit(): node 0 outside parallel regions (main
