@@ -173,6 +173,13 @@ int omp_rt_max_threads(void);        /* the threads of all nodes */
  * before a region or a copyprivate reaches the others, apply at the others
  * after. */
 void omp_tls_mirror_init(void);
+/* files.c: node 0's files written from other nodes.  init at start-up, on
+ * every node, in the same order of shared allocations; publish by node
+ * 0's thread 0 before a region reaches the others, apply at the others
+ * after. */
+void omp_files_init(void);
+void omp_files_publish(void);
+void omp_files_apply(void);
 void omp_tls_mirror_publish(void);
 void omp_tls_mirror_apply(void);
 

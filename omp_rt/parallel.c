@@ -287,6 +287,7 @@ int omp_rt_worker_loop(void)
             dsm_install_copy(c->data, 0, c + 1);
         dsm_idle_end();
         omp_tls_mirror_apply();
+        omp_files_apply();
         if (c->kind == CMD_EXIT) {
             int status = c->status;
             free(c);
@@ -354,6 +355,7 @@ static int team_size_for(unsigned num_threads)
 static void bcast_region(const struct region_cmd *c)
 {
     omp_tls_mirror_publish();
+    omp_files_publish();
     const void *page = c->data ? dsm_home_page_bytes(c->data) : NULL;
     if (!page) {
         free(dsm_barrier_bcast(c, sizeof *c, NULL));
@@ -438,6 +440,7 @@ void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
                              .team = team_size_for(num_threads), .teams = omp_thr.teams,
                              .team_num = omp_thr.team_num };
     omp_tls_mirror_publish();
+    omp_files_publish();
     free(dsm_barrier_bcast(&c, sizeof c, NULL));
     start_team(&c);
 }

@@ -161,6 +161,7 @@ __attribute__((visibility("default"))) int omp_rt_start(int argc, char **argv, c
     omp_task_register();
     void *stack = dsm_alloc_pinned(MAIN_STACK_SIZE);
     omp_tls_mirror_init();
+    omp_files_init();
     on_exit(at_exit, NULL);
     if (omp_rt.node != 0)
         wait_for_regions();

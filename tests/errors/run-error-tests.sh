@@ -70,7 +70,7 @@ build() {
     return 1
 }
 
-for p in omp_small malloc_exhaust barrier_not_met; do
+for p in omp_small malloc_exhaust barrier_not_met file_read_elsewhere; do
     build $p "$DSMCC" -O2 "$SRC/$p.c" -o "$OUT/$p"
 done
 # The libgomp build of omp_small: the judge of OMP_* values.
@@ -365,6 +365,12 @@ check "a barrier not every thread meets" "$tmp/barrier_not_met" \
 check "a barrier not every thread meets, OMPDSM_MIGRATE=off" "$tmp/barrier_not_met" \
     "at different barriers of the program" \
     env OMPDSM_MIGRATE=off "$RUN" -np 2 --threads-per-node 1 "$tmp/barrier_not_met"
+
+# A file node 0 opened, read at another node (writes go to node 0, reads
+# are not supported).
+check "a file node 0 opened, read at another node" "$tmp/file_read_elsewhere" \
+    "fgets of a file that node 0 opened.*not supported" \
+    "$RUN" -np 2 --threads-per-node 1 "$tmp/file_read_elsewhere"
 
 # ---- what ompdsm-cc refuses to build ---------------------------------------------------
 
