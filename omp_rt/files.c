@@ -159,8 +159,9 @@ void omp_files_publish(void)
         dsm_warn("the program has more than %d files open: what other nodes write to the others is lost",
                  FILES_MAX);
     files.full_told |= files.open.n > FILES_MAX;
-    if (files.shared->n != n || memcmp(files.shared->file, files.open.v, n * sizeof *files.open.v)) {
-        memcpy(files.shared->file, files.open.v, n * sizeof *files.open.v);
+    if (files.shared->n != n || (n && memcmp(files.shared->file, files.open.v, n * sizeof *files.open.v))) {
+        if (n)
+            memcpy(files.shared->file, files.open.v, n * sizeof *files.open.v);
         files.shared->n = n;
     }
     pthread_mutex_unlock(&files.mu);
@@ -172,8 +173,10 @@ void omp_files_apply(void)
         return;
     uint64_t n = files.shared->n;
     pthread_mutex_lock(&files.mu);
-    files.node0.v = xgrow(files.node0.v, &files.node0.cap, n, sizeof *files.node0.v);
-    memcpy(files.node0.v, files.shared->file, n * sizeof *files.node0.v);
+    if (n) {
+        files.node0.v = xgrow(files.node0.v, &files.node0.cap, n, sizeof *files.node0.v);
+        memcpy(files.node0.v, files.shared->file, n * sizeof *files.node0.v);
+    }
     files.node0.n = n;
     pthread_mutex_unlock(&files.mu);
 }
