@@ -317,7 +317,7 @@ static noreturn void reading(const char *fn)
     API FILE *fn params;                          \
     API FILE *fn params                           \
     {                                             \
-        REAL(fn);              \
+        REAL(fn);                                 \
         FILE *f = real_##fn args;                 \
         opened(f);                                \
         return f;                                 \
@@ -365,13 +365,7 @@ API int fprintf(FILE *f, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n;
-    if (node0s(f)) {
-        n = send_formatted(f, fmt, ap);
-    } else {
-        REAL(vfprintf);
-        n = real_vfprintf(f, fmt, ap);
-    }
+    int n = vfprintf(f, fmt, ap);
     va_end(ap);
     return n;
 }
@@ -391,13 +385,7 @@ API int __fprintf_chk(FILE *f, int flag, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n;
-    if (node0s(f)) {
-        n = send_formatted(f, fmt, ap);
-    } else {
-        REAL(__vfprintf_chk);
-        n = real___vfprintf_chk(f, flag, fmt, ap);
-    }
+    int n = __vfprintf_chk(f, flag, fmt, ap);
     va_end(ap);
     return n;
 }
@@ -462,14 +450,14 @@ API int fflush(FILE *f)
     return real_fflush(f);
 }
 
-#define READER(ret, fn, params, args, f)                  \
-    API ret fn params;                                    \
-    API ret fn params                                     \
-    {                                                     \
-        if (node0s(f))       \
-            reading(#fn);                                 \
-        REAL(fn);                         \
-        return real_##fn args;                            \
+#define READER(ret, fn, params, args, f)          \
+    API ret fn params;                            \
+    API ret fn params                             \
+    {                                             \
+        if (node0s(f))                            \
+            reading(#fn);                         \
+        REAL(fn);                                 \
+        return real_##fn args;                    \
     }
 
 READER(char *, fgets, (char *s, int n, FILE *f), (s, n, f), f)
