@@ -180,6 +180,9 @@ void omp_tls_mirror_init(void);
 void omp_files_init(void);
 void omp_files_publish(void);
 void omp_files_apply(void);
+/* Stops the job if f is node 0's and this is another node: fn (a read, a
+ * seek ...) cannot be done with it here. */
+void omp_files_refuse(const FILE *f, const char *fn);
 void omp_tls_mirror_publish(void);
 void omp_tls_mirror_apply(void);
 
@@ -210,6 +213,9 @@ void omp_pool_barrier(void (*leader_work)(void *arg), void *arg);
 extern void *omp_pool_value;
 /* Wakes the node's threads that wait in a node barrier: a task is queued. */
 void omp_pool_ring(void);
+/* Returns once the node's other threads all wait for a region: before the
+ * node leaves the job. */
+void omp_pool_quiesce(void);
 
 /* parallel.c: the team barrier (a DSM barrier among the nodes) that home
  * migration does not count: the end of sections. */

@@ -47,6 +47,8 @@ static struct {
     _Atomic uint32_t passed;        /* node barriers completed */
     _Atomic uint32_t bell;          /* rung when a barrier completes or a task is queued */
     _Atomic uint32_t sleepers;      /* threads asleep on the bell */
+    _Atomic uint32_t idle;          /* threads waiting for a run in pool_main */
+    _Atomic bool quiescing;         /* omp_pool_quiesce waits for `idle` */
 } pool;
 
 void *omp_pool_value;
@@ -71,7 +73,11 @@ static void *pool_main(void *arg)
     uint32_t seen = (uint32_t)((uintptr_t)arg >> 16);
     dsm_fault_thread_init();
     for (;;) {
+        atomic_fetch_add(&pool.idle, 1);
+        if (atomic_load(&pool.quiescing))
+            futex_wake(&pool.idle, INT_MAX);
         wait_change(&pool.runs, seen);
+        atomic_fetch_sub(&pool.idle, 1);
         seen = atomic_load_explicit(&pool.runs, memory_order_acquire);
         if (local < pool.n)
             pool.member(local, pool.arg);
@@ -136,6 +142,20 @@ void omp_pool_run(int n, void (*member)(int local, void *arg), void *arg)
     pool.n = n;
     atomic_fetch_add_explicit(&pool.runs, 1, memory_order_release);
     futex_wake(&pool.runs, INT_MAX);
+}
+
+/* The leader passes a region's last barrier before its other threads have
+ * left it: they may still be polling the network for news (wait_helping),
+ * for up to a millisecond.  Before the node leaves the job and releases
+ * the transport, they must be back here: a node's thread that polled a
+ * released worker jumped to a stale address (NAS-style task_fib at 2
+ * nodes x 2 threads, about one exit in 40). */
+void omp_pool_quiesce(void)
+{
+    atomic_store(&pool.quiescing, true);
+    uint32_t idle;
+    while ((idle = atomic_load(&pool.idle)) != (uint32_t)pool.made)
+        futex_wait(&pool.idle, idle);
 }
 
 void omp_pool_ring(void)

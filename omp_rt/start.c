@@ -103,6 +103,7 @@ static void *first_thread(void *arg)
     (void)arg;
     dsm_fault_thread_init();
     int status = omp_rt_worker_loop();
+    omp_pool_quiesce();
     prof_report();
     ompdsm_finalize();
     /* Not exit(): the program's destructors and atexit handlers belong
@@ -130,6 +131,7 @@ static void at_exit(int status, void *arg)
     if (omp_rt.node != 0 || omp_rt.in_team)
         omp_exit_job(status);
     omp_rt_broadcast_exit(status);
+    omp_pool_quiesce();
     omp_profiled_save();
     prof_report();
     ompdsm_finalize();
