@@ -23,12 +23,13 @@
  * serves).
  *
  * A file node 0 opens inside a region is known to the others from the
- * next region on.  Reading node 0's FILE at another node is not
- * supported: a clear error.  A FILE a node opened itself is its own, even
- * at an address node 0's list also holds (the nodes' private heaps lie at
- * the same addresses), so each node lists the ones it opened.  The
- * standard streams are never listed: each node's standard output and
- * error go to the launcher (README).
+ * next region on.  Reading node 0's FILE at another node, positioning it
+ * or asking for its state (feof, ftell ...) is not supported: a clear
+ * error.  A FILE a node opened itself is its own, even at an address node
+ * 0's list also holds (the nodes' private heaps lie at the same
+ * addresses), so each node lists the ones it opened.  The standard
+ * streams are never listed: each node's standard output and error go to
+ * the launcher (README).
  */
 #include "omp_rt.h"
 
@@ -45,7 +46,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <stdnoreturn.h>
 #include <string.h>
 
 #define API __attribute__((visibility("default")))
@@ -305,10 +305,12 @@ static int send_formatted(FILE *f, const char *fmt, va_list ap)
     return n;
 }
 
-static noreturn void reading(const char *fn)
+void omp_files_refuse(const FILE *f, const char *fn)
 {
-    dsm_fatal("%s of a file that node 0 opened: reading such a file from another node is not supported; "
-              "open the file where it is read (or read it on node 0)", fn);
+    if (node0s(f))
+        dsm_fatal("%s on a file that node 0 opened: other nodes may only write such a file (fprintf, fputs, "
+                  "fputc, fwrite, fflush, fclose); open the file where it is read or positioned, or do that "
+                  "on node 0", fn);
 }
 
 /* ---- the C library's functions, as the program calls them ------------------------------ */
@@ -450,26 +452,54 @@ API int fflush(FILE *f)
     return real_fflush(f);
 }
 
-#define READER(ret, fn, params, args, f)          \
+/* What other nodes may not do with node 0's FILE: read it, position it,
+ * ask for its state.  At another node the call would work on unrelated
+ * memory of its own; it stops the job instead, naming the call. */
+#define REFUSED(ret, fn, params, args, f)         \
     API ret fn params;                            \
     API ret fn params                             \
     {                                             \
-        if (node0s(f))                            \
-            reading(#fn);                         \
+        omp_files_refuse(f, #fn);                 \
         REAL(fn);                                 \
         return real_##fn args;                    \
     }
 
-READER(char *, fgets, (char *s, int n, FILE *f), (s, n, f), f)
-READER(int, fgetc, (FILE *f), (f), f)
-READER(int, getc, (FILE *f), (f), f)
-READER(size_t, fread, (void *p, size_t size, size_t n, FILE *f), (p, size, n, f), f)
+#define REFUSED_VOID(fn, params, args, f)         \
+    API void fn params;                           \
+    API void fn params                            \
+    {                                             \
+        omp_files_refuse(f, #fn);                 \
+        REAL(fn);                                 \
+        real_##fn args;                           \
+    }
+
+REFUSED(char *, fgets, (char *s, int n, FILE *f), (s, n, f), f)
+REFUSED(int, fgetc, (FILE *f), (f), f)
+REFUSED(int, getc, (FILE *f), (f), f)
+REFUSED(int, ungetc, (int c, FILE *f), (c, f), f)
+REFUSED(size_t, fread, (void *p, size_t size, size_t n, FILE *f), (p, size, n, f), f)
+REFUSED(int, feof, (FILE *f), (f), f)
+REFUSED(int, ferror, (FILE *f), (f), f)
+REFUSED(int, fileno, (FILE *f), (f), f)
+REFUSED(int, fseek, (FILE *f, long off, int whence), (f, off, whence), f)
+REFUSED(int, fseeko, (FILE *f, off_t off, int whence), (f, off, whence), f)
+REFUSED(long, ftell, (FILE *f), (f), f)
+REFUSED(off_t, ftello, (FILE *f), (f), f)
+REFUSED(int, fgetpos, (FILE *f, fpos_t *pos), (f, pos), f)
+REFUSED(int, fsetpos, (FILE *f, const fpos_t *pos), (f, pos), f)
+REFUSED(int, fseeko64, (FILE *f, off64_t off, int whence), (f, off, whence), f)
+REFUSED(off64_t, ftello64, (FILE *f), (f), f)
+REFUSED(int, fgetpos64, (FILE *f, fpos64_t *pos), (f, pos), f)
+REFUSED(int, fsetpos64, (FILE *f, const fpos64_t *pos), (f, pos), f)
+REFUSED(int, setvbuf, (FILE *f, char *buf, int mode, size_t size), (f, buf, mode, size), f)
+REFUSED_VOID(rewind, (FILE *f), (f), f)
+REFUSED_VOID(clearerr, (FILE *f), (f), f)
+REFUSED_VOID(setbuf, (FILE *f, char *buf), (f, buf), f)
 
 API int __isoc99_fscanf(FILE *f, const char *fmt, ...);
 API int __isoc99_fscanf(FILE *f, const char *fmt, ...)
 {
-    if (node0s(f))
-        reading("fscanf");
+    omp_files_refuse(f, "fscanf");
     va_list ap;
     va_start(ap, fmt);
     REAL(__isoc99_vfscanf);

@@ -116,6 +116,7 @@ API ssize_t omp_rt_getdelim(char **line, size_t *size, int delim, FILE *f, const
     static ssize_t (*real)(char **, size_t *, int, FILE *);
     if (!real)
         real = (ssize_t(*)(char **, size_t *, int, FILE *))libc_fn("getdelim");
+    omp_files_refuse(f, delim == '\n' ? "getline" : "getdelim");
     if (!omp_heap_for_program(caller) || !line || !size)
         return real(line, size, delim, f);
     char *priv = NULL;

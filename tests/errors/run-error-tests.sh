@@ -369,7 +369,7 @@ check "a barrier not every thread meets, OMPDSM_MIGRATE=off" "$tmp/barrier_not_m
 # A file node 0 opened, read at another node (writes go to node 0, reads
 # are not supported).
 check "a file node 0 opened, read at another node" "$tmp/file_read_elsewhere" \
-    "fgets of a file that node 0 opened.*not supported" \
+    "fgets on a file that node 0 opened: other nodes may only write" \
     "$RUN" -np 2 --threads-per-node 1 "$tmp/file_read_elsewhere"
 
 # ---- what ompdsm-cc refuses to build ---------------------------------------------------
