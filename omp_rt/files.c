@@ -39,7 +39,6 @@
 #include "../util/log.h"
 #include "../util/xalloc.h"
 
-#include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -96,19 +95,11 @@ static struct {
     bool writer;
 } files = { .mu = PTHREAD_MUTEX_INITIALIZER, .qmu = PTHREAD_MUTEX_INITIALIZER };
 
-static void *libc(const char *name)
-{
-    void *f = dlsym(RTLD_NEXT, name);
-    if (!f)
-        dsm_fatal("cannot find the C library's %s", name);
-    return f;
-}
-
 /* real_fn: the C library's fn, looked up once. */
 #define REAL(fn)                                 \
     static __typeof__(fn) *real_##fn;            \
     if (!real_##fn)                              \
-        real_##fn = (__typeof__(fn) *)libc(#fn)
+        real_##fn = (__typeof__(fn) *)omp_libc_fn(#fn)
 
 /* ---- the lists ------------------------------------------------------------ */
 
@@ -238,12 +229,8 @@ static void start_writer(void)
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    pthread_t t;
-    int err = pthread_create(&t, NULL, writer_main, NULL);
+    omp_thread_start(writer_main, NULL, "thread that writes other nodes' output to files");
     pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (err)
-        dsm_fatal("cannot start the thread that writes other nodes' output to files: %s", strerror(err));
-    pthread_detach(t);
 }
 
 /* Under the transport lock: queues the request for the writer. */

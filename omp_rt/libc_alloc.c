@@ -48,8 +48,7 @@
 
 #define API __attribute__((visibility("default")))
 
-/* The C library's definition of name (the next one after libompdsm's). */
-static void *libc_fn(const char *name)
+void *omp_libc_fn(const char *name)
 {
     void *f = dlsym(RTLD_NEXT, name);
     if (!f)
@@ -100,7 +99,7 @@ API int omp_rt_vasprintf(char **out, const char *fmt, va_list ap, const void *ca
 {
     static int (*real)(char **, const char *, va_list);
     if (!real)
-        real = (int (*)(char **, const char *, va_list))libc_fn("vasprintf");
+        real = (int (*)(char **, const char *, va_list))omp_libc_fn("vasprintf");
     int n = real(out, fmt, ap);
     if (n < 0 || !omp_heap_for_program(caller))
         return n;
@@ -115,7 +114,7 @@ API ssize_t omp_rt_getdelim(char **line, size_t *size, int delim, FILE *f, const
 {
     static ssize_t (*real)(char **, size_t *, int, FILE *);
     if (!real)
-        real = (ssize_t(*)(char **, size_t *, int, FILE *))libc_fn("getdelim");
+        real = (ssize_t(*)(char **, size_t *, int, FILE *))omp_libc_fn("getdelim");
     omp_files_refuse(f, delim == '\n' ? "getline" : "getdelim");
     if (!omp_heap_for_program(caller) || !line || !size)
         return real(line, size, delim, f);
@@ -145,7 +144,7 @@ API char *omp_rt_realpath(const char *path, char *resolved, const void *caller)
 {
     static char *(*real)(const char *, char *);
     if (!real)
-        real = (char *(*)(const char *, char *))libc_fn("realpath");
+        real = (char *(*)(const char *, char *))omp_libc_fn("realpath");
     if (resolved || !omp_heap_for_program(caller))
         return real(path, resolved);
     return shared_string(real(path, NULL), caller);
@@ -155,7 +154,7 @@ API char *omp_rt_getcwd(char *buf, size_t size, const void *caller)
 {
     static char *(*real)(char *, size_t);
     if (!real)
-        real = (char *(*)(char *, size_t))libc_fn("getcwd");
+        real = (char *(*)(char *, size_t))omp_libc_fn("getcwd");
     if (buf || !omp_heap_for_program(caller))
         return real(buf, size);
     char *priv = real(NULL, size);
@@ -167,7 +166,7 @@ API char *omp_rt_get_current_dir_name(const void *caller)
 {
     static char *(*real)(void);
     if (!real)
-        real = (char *(*)(void))libc_fn("get_current_dir_name");
+        real = (char *(*)(void))omp_libc_fn("get_current_dir_name");
     char *priv = real();
     return omp_heap_for_program(caller) ? shared_string(priv, caller) : priv;
 }

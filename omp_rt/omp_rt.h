@@ -149,6 +149,10 @@ size_t omp_rt_usable_size(void *p);
  * allocations are shared. */
 bool omp_heap_for_program(const void *caller);
 
+/* libc_alloc.c: the C library's definition of name, the next one after
+ * libompdsm's (fatal if there is none), for the functions the runtime
+ * stands in front of (here and files.c). */
+void *omp_libc_fn(const char *name);
 /* libc_alloc.c: C library functions that allocate for the program, called
  * with the caller's address (exported, as the malloc family). */
 char *omp_rt_strdup(const char *s, const void *caller);
@@ -173,6 +177,8 @@ int omp_rt_max_threads(void);        /* the threads of all nodes */
  * before a region or a copyprivate reaches the others, apply at the others
  * after. */
 void omp_tls_mirror_init(void);
+void omp_tls_mirror_publish(void);
+void omp_tls_mirror_apply(void);
 /* files.c: node 0's files written from other nodes.  init at start-up, on
  * every node, in the same order of shared allocations; publish by node
  * 0's thread 0 before a region reaches the others, apply at the others
@@ -183,8 +189,6 @@ void omp_files_apply(void);
 /* Stops the job if f is node 0's and this is another node: fn (a read, a
  * seek ...) cannot be done with it here. */
 void omp_files_refuse(const FILE *f, const char *fn);
-void omp_tls_mirror_publish(void);
-void omp_tls_mirror_apply(void);
 
 /* entry.c: the floor of the program's frames on node 0's shared stack.
  * An entry point that may release memory starts with OMP_RT_ENTRY; the
