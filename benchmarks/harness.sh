@@ -117,6 +117,9 @@ OPTIONS
         configuration from a saved profile (the "saved" schedule): each
         profiled run writes OMPDSM_PROFILE to a fresh file, and the saved
         run that follows it (same repetition) starts from a copy of it.
+        The saved runs have OMPDSM_STATS=1, and a last table gives, per
+        benchmark and node count, how far the time the profile predicted
+        for each node on each loop's blocks was from the time measured.
     --quick
         A smoke run of a few seconds per benchmark: 1 and 2 nodes, 1
         repetition, 10 iterations, NAS class S.  Options given explicitly
@@ -618,7 +621,7 @@ run_dsm() {
         dsm_env="$dsm_env OMPDSM_PROFILE=$learned" ;;
     saved)
         cp "$learned" "$learned.saved" 2>/dev/null || rm -f "$learned.saved"
-        sched=profiled dsm_env="$dsm_env OMPDSM_PROFILE=$learned.saved" ;;
+        sched=profiled dsm_env="$dsm_env OMPDSM_PROFILE=$learned.saved OMPDSM_STATS=1" ;;
     esac
     set -- "$BUILD/ompdsm-run" -np "$2" --threads-per-node "$TPN" --timeout "$TIMEOUT" --bind-to "$BIND"
     if [ $NETNS -eq 1 ]; then
@@ -670,6 +673,10 @@ done
 # kernels' verdict, - for the others.
 RAW=$TMP/raw
 : >"$RAW"
+# The saved profile's predictions, one line per loop and node of a saved
+# run: bench size n rep node error-percent.
+PRED=$TMP/predictions
+: >"$PRED"
 k=0
 for b in $BENCHES; do
     key=checksum
@@ -701,6 +708,7 @@ for b in $BENCHES; do
                 printf 'harness: [%d/%d] %s ... ' $k $TOTAL "$what" >&2
                 echo "### $what" >>"$LOG"
                 rc=0
+                logged=$(wc -l <"$LOG")
                 case $impl in
                 libgomp) out=$(run_gomp "$(exe_of "$b" "$s" gomp)" "$n" </dev/null 2>>"$LOG") || rc=$? ;;
                 mpi) out=$(run_mpi "$(exe_of "$b" "$s" mpi)" "$n" </dev/null 2>>"$LOG") || rc=$? ;;
@@ -710,6 +718,11 @@ for b in $BENCHES; do
                     out=$(run_dsm "$exe" "$n" "$sched" "$h" "$m" </dev/null 2>>"$LOG") || rc=$? ;;
                 esac
                 echo "$out" >>"$LOG"
+                if [ "$impl" = ompdsm ] && [ "${cfg%%/*}" = saved ]; then
+                    tail -n +$((logged + 1)) "$LOG" |
+                        sed -n "s/.* node \([0-9]*\) on the saved profile's blocks: .*(error \([-+0-9.]*\)%)\$/\1 \2/p" |
+                        while read -r node err; do echo "$b $s $n $rep $node $err"; done >>"$PRED"
+                fi
                 line=$(echo "$out" | grep "^$b " | tail -n 1)
                 t=$(field "$line" time)
                 c=$(field "$line" "$key")
@@ -756,8 +769,32 @@ plot() {
     awk -F, -v out="$PLOT" -v nodes="$NODES" -f "$SRC/plot.awk" "$CSV" >"$TMP/plot.gp" && gnuplot "$TMP/plot.gp"
 }
 
+# predictions: the saved profile's prediction errors (OMPDSM_STATS of the
+# saved runs), per benchmark, size and node count: how many loop-and-node
+# predictions, the median and the largest of their absolute errors.
+predictions() {
+    [ -s "$PRED" ] || return 0
+    echo
+    echo "### The saved profile's predictions: the time predicted for each node on a loop's blocks against the time measured"
+    echo
+    echo "| benchmark | nodes | predictions | median error | largest error |"
+    echo "|---|---|---|---|---|"
+    sort -k1,1 -k2,2 -k3,3n "$PRED" | awk '
+        function flush() {
+            if (n == 0) return
+            for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (e[j] < e[i]) { x = e[i]; e[i] = e[j]; e[j] = x }
+            med = n % 2 ? e[(n + 1) / 2] : (e[n / 2] + e[n / 2 + 1]) / 2
+            printf "| %s %s | %s | %d | %.1f %% | %.1f %% |\n", b, s, nn, n, med, e[n]
+            n = 0
+        }
+        { if ($1 != b || $2 != s || $3 != nn) { flush(); b = $1; s = $2; nn = $3 }
+          v = $6 < 0 ? -$6 : $6; e[++n] = v }
+        END { flush() }'
+}
+
 status=0
 report || status=1
+predictions
 echo "CSV: $CSV" >&2
 if ! command -v gnuplot >/dev/null; then
     echo "harness: gnuplot not installed, no plot (tools/install-deps.sh installs gnuplot-nox)" >&2

@@ -1,6 +1,6 @@
 #!/bin/sh
 # run-harness-tests.sh BUILD_DIR: the benchmark harness's report and
-# command line, without running a benchmark.
+# command line, and the saved profile's predictions of a short real run.
 #
 #   report         benchmarks/report.awk on report.raw, a raw file written
 #                  by hand (Laplace with MPI and 3 repetitions, NAS CG class
@@ -25,7 +25,11 @@
 #                  draws it to an SVG naming each panel;
 #   command line   bad options stop the harness with status 2 and a message
 #                  before anything is built; a benchmark whose source does
-#                  not exist is skipped with a note.
+#                  not exist is skipped with a note;
+#   predictions    a real run of the textbook Jacobi 512 at 2 nodes with
+#                  --saved: the table of the saved profile's predictions
+#                  counts every prediction the saved runs printed
+#                  (OMPDSM_STATS) and gives the largest of their errors.
 # Prints PASS/FAIL lines; the report is also checked with every other awk
 # installed (mawk, gawk, nawk), as the harness runs whichever is "awk".
 set -u
@@ -232,4 +236,21 @@ if [ $rc -ne 2 ] || ! grep -q "benchmarks/nas/cg.c does not exist (yet): cg skip
     ok=1
 fi
 verdict "harness/command line: bad options refused, missing sources skipped" $ok "$log"
+
+# ---- the saved profile's predictions, from a real run ----------------------
+log=$OUT/predictions.log
+: >"$log"
+ok=0
+sh "$SRC/benchmarks/harness.sh" --bench jacobi --sizes jacobi:512 --nodes 2 --reps 2 --iter 30 --saved "$BUILD" \
+    >"$OUT/pred.out" 2>"$OUT/pred.err" || { echo "harness: status $?" >>"$log"; cat "$OUT/pred.err" >>"$log"; ok=1; }
+sed -n "s/.* on the saved profile's blocks: .*(error \([-+0-9.]*\)%)\$/\1/p" "$BUILD/benchmarks/harness.log" |
+    tr -d + | tr -d - | sort -n >"$OUT/pred.errors"
+n=$(wc -l <"$OUT/pred.errors")
+largest=$(tail -n 1 "$OUT/pred.errors")
+[ "$n" -gt 0 ] || { echo "no prediction in the saved runs' output" >>"$log"; ok=1; }
+row=$(cells "The saved profile's predictions" "jacobi 512" "$OUT/pred.out")
+expect "predictions table, jacobi 512" "$row" "2|$n|$(awk -v n="$n" '{ e[NR] = $1 } END {
+    printf "%.1f %%", n % 2 ? e[(n + 1) / 2] : (e[n / 2] + e[n / 2 + 1]) / 2 }' "$OUT/pred.errors")|$largest %"
+[ $ok -eq 0 ] || cat "$OUT/pred.out" >>"$log"
+verdict "harness/predictions: the saved runs' prediction errors counted, median and largest" $ok "$log"
 exit $failed
