@@ -369,8 +369,23 @@ static void bcast_region(const struct region_cmd *c)
     free(msg);
 }
 
+/* A nested region runs with a team of one thread (one active level is
+ * supported); a program that enabled nesting is told so once. */
+static void nested_alone(unsigned num_threads)
+{
+    static bool told;
+    if (omp_rt.node != 0 || num_threads == 1 || (omp_icv.max_active_levels < 2 && !omp_icv.nested) ||
+        __atomic_exchange_n(&told, true, __ATOMIC_RELAXED))
+        return;
+    dsm_warn("a nested parallel region runs with a team of one thread: ompdsm supports one active level "
+             "of parallelism (omp_get_supported_active_levels() is 1), whatever OMP_MAX_ACTIVE_LEVELS, "
+             "omp_set_max_active_levels or OMP_NESTED ask for");
+}
+
 static void start_region(struct region_cmd *c, unsigned num_threads)
 {
+    if (omp_thr.level > 0)
+        nested_alone(num_threads);
     int size = omp_thr.level > 0 ? 1 : team_size_for(num_threads);
     if (size == 1) {
         run_alone(c);

@@ -70,7 +70,7 @@ build() {
     return 1
 }
 
-for p in omp_small malloc_exhaust barrier_not_met file_read_elsewhere; do
+for p in omp_small malloc_exhaust barrier_not_met file_read_elsewhere nested_enabled; do
     build $p "$DSMCC" -O2 "$SRC/$p.c" -o "$OUT/$p"
 done
 # The libgomp build of omp_small: the judge of OMP_* values.
@@ -368,6 +368,34 @@ check "a barrier not every thread meets, OMPDSM_MIGRATE=off" "$tmp/barrier_not_m
 
 # A file node 0 opened, read at another node (writes go to node 0, reads
 # are not supported).
+# note_once WHAT PATTERN COMMAND...: the command exits 0 and exactly one
+# line of its stderr matches PATTERN.
+note_once() {
+    what=$1 pattern=$2
+    shift 2
+    timeout $LIMIT "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    rc=$?
+    n=$(grep -E -c -- "$pattern" "$tmp/err")
+    if [ $rc -eq 0 ] && [ "$n" -eq 1 ]; then
+        echo "PASS errors: $what"
+        grep -E -- "$pattern" "$tmp/err" | indent
+    else
+        echo "FAIL errors: $what"
+        echo "    exit status $rc, $n lines of stderr match /$pattern/; command: $*; stderr:"
+        indent <"$tmp/err"
+        failed=1
+    fi
+}
+note_once "nested regions with nesting enabled: one note that they run with one thread" \
+    "nested parallel region runs with a team of one thread" \
+    env OMP_MAX_ACTIVE_LEVELS=2 "$RUN" -np 2 --threads-per-node 2 "$tmp/nested_enabled"
+check_ok "nested regions with nesting not enabled: no note" "$tmp/nested_enabled" \
+    "$RUN" -np 2 --threads-per-node 2 "$tmp/nested_enabled"
+if grep -q "nested parallel region" "$tmp/err"; then
+    echo "FAIL errors: nested regions with nesting not enabled: the note was given"
+    failed=1
+fi
+
 check "a file node 0 opened, read at another node" "$tmp/file_read_elsewhere" \
     "fgets on a file that node 0 opened: other nodes may only write" \
     "$RUN" -np 2 --threads-per-node 1 "$tmp/file_read_elsewhere"
