@@ -212,9 +212,11 @@ static uint64_t sweep_window(int slot)
  * oldest slot; the next window doubles, but that of a fault that began no
  * sweep (OMPDSM_READAHEAD).  The pages the sweep's previous run read ahead
  * count now as read for home migration: the sweep went past them, as each
- * would have faulted without the read-ahead.  (Those of a sweep's last run
- * are not counted: a read-ahead may run past what this node uses; nor are
- * a column's, only a run's.) */
+ * would have faulted without the read-ahead; but not those written since,
+ * whose write fault counted already what a write miss would have (a read
+ * on top made a page the home wrote too look heavier here than the home,
+ * and move).  (Those of a sweep's last run are not counted: a read-ahead
+ * may run past what this node uses; nor are a column's, only a run's.) */
 static void remember_sweep(int slot, uint64_t page, uint64_t n, uint64_t stride, uint64_t window)
 {
     uint64_t w = 2 * window;
@@ -225,7 +227,8 @@ static void remember_sweep(int slot, uint64_t page, uint64_t n, uint64_t stride,
             w = dsm_cfg.readahead;
     } else if (sweeps.stride[slot] == 1) {
         for (uint64_t q = sweeps.ahead[slot]; q < sweeps.end[slot]; q++)
-            dsm_count_fault(q, false);
+            if (__atomic_load_n(&dsm.state[q], __ATOMIC_RELAXED) != PG_RW)
+                dsm_count_fault(q, false);
     }
     sweeps.ahead[slot] = page + stride;
     sweeps.end[slot] = page + (n + 1) * stride;
