@@ -4,7 +4,13 @@
  * Every page has a base node, page % nodes, that always knows its home.
  * Other nodes cache what they learn in dsm.home (home + 1, 0 = not known).
  * Initial homes follow OMPDSM_HOME:
- *   cyclic       page % nodes, as SCASH does: computed, no message;
+ *   cyclic       page % nodes, as SCASH does: computed, no message.  Where
+ *                that would deal more than CYCLIC_RUNS pages of one stretch
+ *                (an allocation, or the program's globals), runs of pages
+ *                are dealt instead, at most CYCLIC_RUNS of them: a node's
+ *                protections change from page to page where homes do, and
+ *                each change is a memory mapping of its own (vm.max_map_count,
+ *                65,530 by default: a 640 MB global array failed at 2 nodes);
  *   block        each ompdsm_alloc() block split into nodes contiguous parts;
  *   first-touch  the first node to fault on the page, as arbitrated by the
  *                base (HOME_REQ claims the page when it has no home yet).
@@ -21,6 +27,15 @@
 #include "../util/xalloc.h"
 
 #include <stdlib.h>
+
+enum { CYCLIC_RUNS = 32768 };
+
+/* The page's cyclic home in a stretch of n pages (see above). */
+static int cyclic_home(uint64_t page, uint64_t n)
+{
+    uint64_t run = n <= CYCLIC_RUNS ? 1 : (n + CYCLIC_RUNS - 1) / CYCLIC_RUNS;
+    return (int)(page / run % (uint64_t)dsm.nodes);
+}
 
 struct alloc_rec {
     uint64_t first, n;
@@ -67,6 +82,8 @@ static int recorded_home(uint64_t page)
             home = r->fixed;
         else if (dsm_cfg.home == DSM_HOME_BLOCK)
             home = (int)((page - r->first) * (uint64_t)dsm.nodes / r->n);
+        else if (dsm_cfg.home == DSM_HOME_CYCLIC)
+            home = cyclic_home(page, r->n);
     }
     dsm_unlock(&allocs.mu);
     return home;
