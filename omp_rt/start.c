@@ -32,6 +32,7 @@
 #include "../util/log.h"
 
 #include <dlfcn.h>
+#include <link.h>
 
 #ifdef __SANITIZE_ADDRESS__
 #include <sanitizer/common_interface_defs.h>
@@ -39,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdnoreturn.h>
+#include <sys/auxv.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -137,6 +139,26 @@ static void at_exit(int status, void *arg)
     ompdsm_finalize();
 }
 
+/* The end of the executable's writable data, when the program cannot name
+ * it (data_end NULL): that of its last writable loadable segment, from its
+ * program headers.  Past 2 GB of static data (-mcmodel=medium: .lbss) the
+ * executable's _end is out of reach of wrap_main.c's small-model code. */
+static uintptr_t exe_data_end(void)
+{
+    const ElfW(Phdr) *ph = (const ElfW(Phdr) *)getauxval(AT_PHDR);
+    size_t n = getauxval(AT_PHNUM);
+    uintptr_t base = 0, end = 0;
+    for (size_t i = 0; i < n; i++)
+        if (ph[i].p_type == PT_PHDR)
+            base = (uintptr_t)ph - ph[i].p_vaddr;
+    for (size_t i = 0; i < n; i++)
+        if (ph[i].p_type == PT_LOAD && (ph[i].p_flags & PF_W) && base + ph[i].p_vaddr + ph[i].p_memsz > end)
+            end = base + ph[i].p_vaddr + ph[i].p_memsz;
+    if (!end)
+        dsm_fatal("cannot find the program's writable data in its program headers");
+    return end;
+}
+
 __attribute__((visibility("default"))) int omp_rt_start(int argc, char **argv, char **envp,
                                                       int (*real_main)(int, char **, char **),
                                                       char *data_start, char *data_end)
@@ -145,7 +167,7 @@ __attribute__((visibility("default"))) int omp_rt_start(int argc, char **argv, c
     if (dladdr((void *)real_main, &exe))
         omp_rt.exe_base = (uintptr_t)exe.dli_fbase;
     omp_exit_init(stdout, stderr);
-    dsm_set_globals((uintptr_t)data_start, (uintptr_t)data_end);
+    dsm_set_globals((uintptr_t)data_start, data_end ? (uintptr_t)data_end : exe_data_end());
     ompdsm_init(&argc, &argv);
     omp_rt.node = ompdsm_node();
     omp_rt.nodes = ompdsm_nodes();

@@ -2,9 +2,10 @@
  * wrap_main.c: the piece of the runtime linked statically into every
  * program (libompdsm_main.a).  ompdsm-cc links with -Wl,--wrap=main, so the
  * C library's start-up calls __wrap_main, which hands the real main and the
- * bounds of the program's writable data to the runtime.  It must be a
- * static object: only the executable itself can name __real_main and its
- * own __data_start and _end.
+ * start of the program's writable data to the runtime (which finds its end
+ * in the program headers: past 2 GB of static data, -mcmodel=medium, this
+ * small-model code could not name _end).  It must be a static object: only
+ * the executable itself can name __real_main and its own __data_start.
  *
  * In AddressSanitizer builds it also holds what only the executable can
  * give ASan: its default options, and the program's malloc family.
@@ -14,7 +15,7 @@
 #include <stddef.h>
 
 extern int __real_main(int argc, char **argv, char **envp);
-extern char __data_start[], _end[];
+extern char __data_start[];
 extern int omp_rt_start(int argc, char **argv, char **envp, int (*real_main)(int, char **, char **),
                         char *data_start, char *data_end);
 
@@ -22,7 +23,7 @@ int __wrap_main(int argc, char **argv, char **envp);
 
 int __wrap_main(int argc, char **argv, char **envp)
 {
-    return omp_rt_start(argc, argv, envp, __real_main, __data_start, _end);
+    return omp_rt_start(argc, argv, envp, __real_main, __data_start, NULL);
 }
 
 #ifdef __SANITIZE_ADDRESS__

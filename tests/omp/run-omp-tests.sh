@@ -19,7 +19,8 @@
 #
 # A test that needs environment variables declares them in its first line,
 #     /* env: OMP_SCHEDULE=dynamic,3 */
-# and they are set for both runs.
+# and they are set for both runs.  A test whose header comment has a line
+# " * Compiler flags: FLAGS" is built with FLAGS by both compilers.
 #
 # Environment: OMPDSM_TEST_NODES (default "1 2 3 4"), OMPDSM_TEST_THREADS
 # (threads per node, default "1"), OMPDSM_TEST_TIMEOUT seconds per run
@@ -66,6 +67,11 @@ test_env() {
     sed -n '1s|^/\* *env: *\(.*[^ ]\) *\*/ *$|\1|p' "$1"
 }
 
+# test_cflags FILE: the flags of a header line " * Compiler flags: ...".
+test_cflags() {
+    sed -n 's|^ \* Compiler flags: *\(.*[^ ]\) *$|\1|p' "$1"
+}
+
 # transports FILE: shared memory, and tcp over loopback too for a test whose
 # header comment says " * Run over tcp too." (the protocol paths that depend
 # on the transport: flush, tasks).
@@ -78,12 +84,15 @@ for src in "$SRC"/*.c; do
     gomp=$OUT/$name.gomp
     dsm=$OUT/$name.dsm
     log=$OUT/$name.build.log
-    if ! "$CC" -fopenmp -O2 "$src" -o "$gomp" -lm >"$log" 2>&1; then
+    cflags=$(test_cflags "$src")
+    # shellcheck disable=SC2086
+    if ! "$CC" -fopenmp -O2 $cflags "$src" -o "$gomp" -lm >"$log" 2>&1; then
         echo "(libgomp build failed)" >>"$log"
         fail_all "$name" "$log"
         continue
     fi
-    if ! "$DSMCC" -O2 "$src" -o "$dsm" -lm >"$log" 2>&1; then
+    # shellcheck disable=SC2086
+    if ! "$DSMCC" -O2 $cflags "$src" -o "$dsm" -lm >"$log" 2>&1; then
         echo "(ompdsm-cc build failed)" >>"$log"
         fail_all "$name" "$log"
         continue
