@@ -220,8 +220,9 @@ void dsm_protect(uint64_t first, uint64_t n, enum dsm_state st)
     if (mprotect(dsm_app(first), n << dsm.page_shift, prot_of[st]) == 0)
         return;
     if (errno == ENOMEM)
-        dsm_fatal("mprotect failed: too many distinct page protections for vm.max_map_count; "
-                  "raise it (sysctl vm.max_map_count) or use a larger OMPDSM_PAGE_SIZE");
+        dsm_fatal("mprotect failed: the pages of the shared memory this node holds alternate between "
+                  "protections more often than vm.max_map_count allows one process (a mapping per run of "
+                  "pages); raise it, as root: sysctl vm.max_map_count=1048576");
     dsm_fatal("mprotect of %lu pages at %p: %s", (unsigned long)n, (void *)dsm_app(first), strerror(errno));
 }
 

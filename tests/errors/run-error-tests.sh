@@ -70,7 +70,7 @@ build() {
     return 1
 }
 
-for p in omp_small malloc_exhaust barrier_not_met file_read_elsewhere nested_enabled; do
+for p in omp_small malloc_exhaust barrier_not_met file_read_elsewhere nested_enabled map_count_exhaust; do
     build $p "$DSMCC" -O2 "$SRC/$p.c" -o "$OUT/$p"
 done
 # The libgomp build of omp_small: the judge of OMP_* values.
@@ -394,6 +394,16 @@ check_ok "nested regions with nesting not enabled: no note" "$tmp/nested_enabled
 if grep -q "nested parallel region" "$tmp/err"; then
     echo "FAIL errors: nested regions with nesting not enabled: the note was given"
     failed=1
+fi
+
+# Protections that alternate page by page past vm.max_map_count (its
+# default here: a machine that raised it runs the program to its end).
+if [ "$(cat /proc/sys/vm/max_map_count)" -le 65530 ]; then
+    check "protections alternating past vm.max_map_count" "$tmp/map_count_exhaust" \
+        "mprotect failed.*vm.max_map_count.*sysctl vm.max_map_count=" \
+        "$RUN" -np 2 --threads-per-node 1 "$tmp/map_count_exhaust"
+else
+    echo "SKIP errors: protections alternating past vm.max_map_count (vm.max_map_count is raised here)"
 fi
 
 check "a file node 0 opened, read at another node" "$tmp/file_read_elsewhere" \
