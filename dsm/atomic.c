@@ -13,8 +13,13 @@
  * page to every node (notice.c), so that a node spinning on a plain read of
  * the variable, with flush, sees the change without a barrier.
  *
- * The requester's own copy of the page is not touched: the bytes the atomic
- * changed did not change in its copy, so its diff never overwrites them.
+ * The requester's own copy of the page, if it holds one, gets the value the
+ * operation left at the home, in the copy and in its twin alike: its own
+ * plain reads then see what its atomic did (a counter it incremented, the
+ * value that made its compare-and-swap fail, which a loop such as
+ * `do old = x; while (!__sync_bool_compare_and_swap(&x, old, f(old)))`
+ * reads again and would otherwise read stale forever), and the bytes stay
+ * out of its diff, which never overwrites them.
  */
 #include "dsm.h"
 #include "page_state.h"
@@ -122,6 +127,39 @@ void dsm_atomic_register(void)
     net_register(OP_ATOMIC_REP, on_atomic_rep);
 }
 
+/* The value the operation left at the home, `old` being the one it found
+ * there (zero-extended, `size` bytes). */
+static uint64_t result_of(int op, int size, uint64_t old, uint64_t v1, uint64_t v2)
+{
+    uint64_t mask = size == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * size)) - 1;
+    switch (op) {
+    case DSM_AT_STORE: case DSM_AT_XCHG: return v1;
+    case DSM_AT_CAS: return (old & mask) == (v1 & mask) ? v2 : old;
+    case DSM_AT_ADD: return old + v1;
+    case DSM_AT_SUB: return old - v1;
+    case DSM_AT_AND: return old & v1;
+    case DSM_AT_OR: return old | v1;
+    case DSM_AT_XOR: return old ^ v1;
+    case DSM_AT_NAND: return ~(old & v1);
+    default: return old;                  /* DSM_AT_LOAD */
+    }
+}
+
+/* Stores `value` (its low `size` bytes) at `offset` of this node's copy of
+ * a page homed elsewhere, and of its twin, if the copy is valid and no
+ * thread owns it (a fetch would bring the home's value anyway). */
+static void mirror(uint64_t page, uint32_t offset, int size, uint64_t value)
+{
+    struct dsm_stripe *s = dsm_stripe(page);
+    dsm_lock(&s->mu);
+    if (dsm.state[page] != PG_INVALID && !dsm_flag(page, PF_BUSY)) {
+        dsm_atomic_local(dsm_rt(page) + offset, DSM_AT_STORE, size, value, 0);
+        if (dsm.twin[page])
+            memcpy((char *)dsm.twin[page] + offset, &value, (size_t)size);
+    }
+    dsm_unlock(&s->mu);
+}
+
 uint64_t dsm_atomic(uintptr_t addr, enum dsm_atomic_op op, int size, uint64_t v1, uint64_t v2)
 {
     int64_t page = dsm_page_of(addr);
@@ -139,5 +177,6 @@ uint64_t dsm_atomic(uintptr_t addr, enum dsm_atomic_op op, int size, uint64_t v1
                             .op = (uint8_t)op, .size = (uint8_t)size, .v1 = v1, .v2 = v2 };
     net_send(home, OP_ATOMIC, &r, sizeof r, NULL, 0);
     net_wait(&aw.w);
+    mirror((uint64_t)page, offset, size, result_of(op, size, aw.old, v1, v2));
     return aw.old;
 }
