@@ -258,6 +258,14 @@ void dsm_home_register(void);
 void dsm_fault_install(void);
 void dsm_fault_thread_init(void);       /* each application thread */
 void dsm_fault_remove(void);
+/* sig_user.c: the program's SIGSEGV disposition while the DSM's handler is
+ * installed (taken with what was there before, given back at the end);
+ * the C library's sigaction, bypassing the program's view. */
+struct sigaction;
+void dsm_sig_take(const struct sigaction *before);
+void dsm_sig_give_back(struct sigaction *now);
+void dsm_sig_program(struct sigaction *out);
+int dsm_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 void dsm_fault(uint64_t page, bool write);
 
 /* flush.c: publishes this node's writes at the homes; returns, sorted, the

@@ -33,8 +33,6 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 
-static struct sigaction previous;
-
 /* ---- fetching a page from its home -------------------------------------- */
 
 /* A one-sided get of pages page, page + stride, ... (n of them, one
@@ -465,20 +463,25 @@ void dsm_fault(uint64_t page, bool write)
 
 /* ---- the signal handler ------------------------------------------------- */
 
+/* A fault outside shared memory goes to the program's handler, the one it
+ * had before the DSM started or set since (sig_user.c). */
 static void pass_on(int sig, siginfo_t *si, void *uc)
 {
-    if (previous.sa_flags & SA_SIGINFO) {
-        previous.sa_sigaction(sig, si, uc);
+    struct sigaction program;
+    dsm_sig_program(&program);
+    if (program.sa_flags & SA_SIGINFO) {
+        program.sa_sigaction(sig, si, uc);
         return;
     }
-    if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
-        previous.sa_handler(sig);
+    if (program.sa_handler != SIG_DFL && program.sa_handler != SIG_IGN) {
+        program.sa_handler(sig);
         return;
     }
     /* Returning re-executes the access, which now kills the process with
      * the real SIGSEGV: the launcher reports it as the segfault it is. */
     dsm_warn("segmentation fault at address %p (outside shared memory)", si->si_addr);
-    signal(SIGSEGV, SIG_DFL);
+    struct sigaction dfl = { .sa_handler = SIG_DFL };
+    dsm_real_sigaction(SIGSEGV, &dfl, NULL);
 }
 
 static void on_segv(int sig, siginfo_t *si, void *uc)
@@ -523,7 +526,8 @@ void dsm_fault_install(void)
     sa.sa_sigaction = on_segv;
     sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
     sigfillset(&sa.sa_mask);
-    if (sigaction(SIGSEGV, &sa, &previous))
+    struct sigaction before;
+    if (sigaction(SIGSEGV, &sa, &before))
         dsm_fatal("sigaction(SIGSEGV): %s", strerror(errno));
     /* AddressSanitizer's sigaction ignores the call, and says it succeeded,
      * when ASAN_OPTIONS has allow_user_segv_handler=0. */
@@ -531,9 +535,12 @@ void dsm_fault_install(void)
     if (sigaction(SIGSEGV, NULL, &now) || now.sa_sigaction != on_segv)
         dsm_fatal("the DSM's SIGSEGV handler could not be installed: another one stays in place "
                   "(under AddressSanitizer, ASAN_OPTIONS must not set allow_user_segv_handler=0)");
+    dsm_sig_take(&before);
 }
 
 void dsm_fault_remove(void)
 {
-    sigaction(SIGSEGV, &previous, NULL);
+    struct sigaction program;
+    dsm_sig_give_back(&program);
+    sigaction(SIGSEGV, &program, NULL);
 }
