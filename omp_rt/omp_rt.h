@@ -186,6 +186,12 @@ void omp_tls_mirror_apply(void);
 void omp_files_init(void);
 void omp_files_publish(void);
 void omp_files_apply(void);
+/* proc_state.c: node 0's working directory and environment, as its
+ * program changed them, at the other nodes; init, publish and apply as
+ * for files. */
+void omp_proc_state_init(void);
+void omp_proc_state_publish(void);
+void omp_proc_state_apply(void);
 /* Stops the job if f is node 0's and this is another node: fn (a read, a
  * seek ...) cannot be done with it here. */
 void omp_files_refuse(const FILE *f, const char *fn);

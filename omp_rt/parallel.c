@@ -288,6 +288,7 @@ int omp_rt_worker_loop(void)
         dsm_idle_end();
         omp_tls_mirror_apply();
         omp_files_apply();
+        omp_proc_state_apply();
         if (c->kind == CMD_EXIT) {
             int status = c->status;
             free(c);
@@ -356,6 +357,7 @@ static void bcast_region(const struct region_cmd *c)
 {
     omp_tls_mirror_publish();
     omp_files_publish();
+    omp_proc_state_publish();
     const void *page = c->data ? dsm_home_page_bytes(c->data) : NULL;
     if (!page) {
         free(dsm_barrier_bcast(c, sizeof *c, NULL));
@@ -456,6 +458,7 @@ void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
                              .team_num = omp_thr.team_num };
     omp_tls_mirror_publish();
     omp_files_publish();
+    omp_proc_state_publish();
     free(dsm_barrier_bcast(&c, sizeof c, NULL));
     start_team(&c);
 }

@@ -186,6 +186,7 @@ __attribute__((visibility("default"))) int omp_rt_start(int argc, char **argv, c
     void *stack = dsm_alloc_pinned(MAIN_STACK_SIZE);
     omp_tls_mirror_init();
     omp_files_init();
+    omp_proc_state_init();
     on_exit(at_exit, NULL);
     if (omp_rt.node != 0)
         wait_for_regions();
