@@ -160,6 +160,40 @@ static void mirror(uint64_t page, uint32_t offset, int size, uint64_t value)
     dsm_unlock(&s->mu);
 }
 
+/* The value this node wrote at `offset` of a page homed elsewhere since its
+ * last release (its copy and twin differ there), into *value; the twin
+ * takes it, as the home is about to. */
+static bool pending_write(uint64_t page, uint32_t offset, int size, uint64_t *value)
+{
+    struct dsm_stripe *s = dsm_stripe(page);
+    dsm_lock(&s->mu);
+    char *twin = dsm.twin[page];
+    bool pending = twin && dsm.state[page] != PG_INVALID && !dsm_flag(page, PF_BUSY) &&
+                   memcmp(dsm_rt(page) + offset, twin + offset, (size_t)size) != 0;
+    if (pending) {
+        *value = 0;
+        memcpy(value, dsm_rt(page) + offset, (size_t)size);
+        memcpy(twin + offset, value, (size_t)size);
+    }
+    dsm_unlock(&s->mu);
+    return pending;
+}
+
+static uint64_t at_remote(int home, uint64_t page, uint32_t offset, int op, int size, uint64_t v1, uint64_t v2)
+{
+    struct atomic_wait aw;
+    net_wait_init(&aw.w, 1);
+    struct atomic_req r = { .cookie = (uint64_t)(uintptr_t)&aw, .page = page, .offset = offset,
+                            .op = (uint8_t)op, .size = (uint8_t)size, .v1 = v1, .v2 = v2 };
+    net_send(home, OP_ATOMIC, &r, sizeof r, NULL, 0);
+    net_wait(&aw.w);
+    return aw.old;
+}
+
+/* At a page homed elsewhere, a plain write of this thread's to the same
+ * variable, not released yet, goes to the home first: the operation must
+ * act on it (`total = 0;` then an atomic add to total, as an orphaned
+ * reduction outside a region does, added to the home's old total). */
 uint64_t dsm_atomic(uintptr_t addr, enum dsm_atomic_op op, int size, uint64_t v1, uint64_t v2)
 {
     int64_t page = dsm_page_of(addr);
@@ -171,12 +205,10 @@ uint64_t dsm_atomic(uintptr_t addr, enum dsm_atomic_op op, int size, uint64_t v1
     int home = dsm_home_of((uint64_t)page);
     if (home == dsm.node)
         return at_home((uint64_t)page, offset, op, size, v1, v2);
-    struct atomic_wait aw;
-    net_wait_init(&aw.w, 1);
-    struct atomic_req r = { .cookie = (uint64_t)(uintptr_t)&aw, .page = (uint64_t)page, .offset = offset,
-                            .op = (uint8_t)op, .size = (uint8_t)size, .v1 = v1, .v2 = v2 };
-    net_send(home, OP_ATOMIC, &r, sizeof r, NULL, 0);
-    net_wait(&aw.w);
-    mirror((uint64_t)page, offset, size, result_of(op, size, aw.old, v1, v2));
-    return aw.old;
+    uint64_t written;
+    if (pending_write((uint64_t)page, offset, size, &written))
+        at_remote(home, (uint64_t)page, offset, DSM_AT_STORE, size, written, 0);
+    uint64_t old = at_remote(home, (uint64_t)page, offset, op, size, v1, v2);
+    mirror((uint64_t)page, offset, size, result_of(op, size, old, v1, v2));
+    return old;
 }
