@@ -1,7 +1,8 @@
 /*
  * home.c: where each page's master copy lives.
  *
- * Every page has a base node, page % nodes, that always knows its home.
+ * Every page has a base node that always knows its home: page % nodes, but
+ * under first-touch the base of a run of CLAIM_RUN pages.
  * Other nodes cache what they learn in dsm.home (home + 1, 0 = not known).
  * Initial homes follow OMPDSM_HOME:
  *   cyclic       page % nodes, as SCASH does: computed, no message.  Where
@@ -13,7 +14,10 @@
  *                65,530 by default: a 640 MB global array failed at 2 nodes);
  *   block        each ompdsm_alloc() block split into nodes contiguous parts;
  *   first-touch  the first node to fault on the page, as arbitrated by the
- *                base (HOME_REQ claims the page when it has no home yet).
+ *                base: HOME_REQ claims the page when it has no home yet,
+ *                and with it the pages after it in its run that have none
+ *                (a node's first sweep over an array asks once a run, not
+ *                once a page: 195,000 requests for 800 MB at 2 nodes).
  * Pages outside any allocation are cyclic under the block policy.  An
  * allocation may also name its home outright (the runtime's own structures,
  * such as the master's stack, whatever the policy).
@@ -89,52 +93,80 @@ static int recorded_home(uint64_t page)
     return home;
 }
 
-/* At the base: the page's home, claiming it for `claimer` if it has none. */
-static int base_claim(uint64_t page, int claimer)
+/* The pages from `page` to the end of its run (at most CLAIM_RUN), and the
+ * run's base. */
+static uint64_t run_rest(uint64_t page)
 {
-    struct dsm_stripe *s = dsm_stripe(page);
-    dsm_lock(&s->mu);
-    if (dsm.home[page] == 0)
-        dsm_set_home(page, claimer);
-    int home = dsm.home[page] - 1;
-    dsm_unlock(&s->mu);
-    return home;
+    uint64_t end = (page / CLAIM_RUN + 1) * CLAIM_RUN;
+    return (end < dsm.npages ? end : dsm.npages) - page;
+}
+
+static int base_of(uint64_t page)
+{
+    return (int)(page / CLAIM_RUN % (uint64_t)dsm.nodes);
+}
+
+/* At the base: the homes of the rest of the page's run, into homes[], each
+ * claimed for `claimer` if it has none; returns how many.  The run stops
+ * at a page whose home an allocation fixes (the heap of a node, a stack). */
+static uint64_t base_claim(uint64_t page, int claimer, int16_t *homes)
+{
+    uint64_t n = run_rest(page);
+    for (uint64_t i = 0; i < n; i++) {
+        if (i > 0 && recorded_home(page + i) >= 0)
+            return i;
+        struct dsm_stripe *s = dsm_stripe(page + i);
+        dsm_lock(&s->mu);
+        if (dsm.home[page + i] == 0)
+            dsm_set_home(page + i, claimer);
+        homes[i] = (int16_t)(dsm.home[page + i] - 1);
+        dsm_unlock(&s->mu);
+    }
+    return n;
 }
 
 struct home_wait {
     struct net_wait w;
-    int home;
+    uint64_t page;
 };
 
 static void on_home_req(int src, void *body, size_t len)
 {
-    (void)len;
     struct home_req *r = body;
-    struct home_rep rep = { .cookie = r->cookie, .home = base_claim(r->page, src) };
+    if (len != sizeof *r || r->page >= dsm.npages || base_of(r->page) != dsm.node)
+        dsm_fatal("malformed home request from node %d", src);
+    struct home_rep rep = { .cookie = r->cookie };
+    rep.n = (uint32_t)base_claim(r->page, src, rep.homes);
     net_send(src, OP_HOME_REP, &rep, sizeof rep, NULL, 0);
 }
 
+/* The homes learnt are cached (they change only at home migrations, which
+ * every node takes part in). */
 static void on_home_rep(int src, void *body, size_t len)
 {
-    (void)src;
-    (void)len;
     struct home_rep *r = body;
+    if (len != sizeof *r || r->n == 0 || r->n > CLAIM_RUN)
+        dsm_fatal("malformed home reply from node %d", src);
     struct home_wait *hw = (struct home_wait *)(uintptr_t)r->cookie;
-    hw->home = r->home;
+    for (uint32_t i = 0; i < r->n; i++)
+        dsm_set_home(hw->page + i, r->homes[i]);
     net_wait_done(&hw->w);
 }
 
 static int first_touch_home(uint64_t page)
 {
-    int base = (int)(page % (uint64_t)dsm.nodes);
-    if (base == dsm.node)
-        return base_claim(page, dsm.node);
-    struct home_wait hw;
+    int base = base_of(page);
+    if (base == dsm.node) {
+        int16_t homes[CLAIM_RUN];
+        base_claim(page, dsm.node, homes);
+        return homes[0];
+    }
+    struct home_wait hw = { .page = page };
     net_wait_init(&hw.w, 1);
     struct home_req req = { .cookie = (uint64_t)(uintptr_t)&hw, .page = page };
     net_send(base, OP_HOME_REQ, &req, sizeof req, NULL, 0);
     net_wait(&hw.w);
-    return hw.home;
+    return dsm.home[page] - 1;
 }
 
 int dsm_home_of(uint64_t page)

@@ -13,8 +13,11 @@
 
 #include "../net/ops.h"
 
+/* A home reply gives the homes of the page asked about and of the pages
+ * after it in its run of CLAIM_RUN (home.c). */
+enum { CLAIM_RUN = 64 };
 struct home_req { uint64_t cookie, page; };
-struct home_rep { uint64_t cookie; int32_t home; int32_t pad; };
+struct home_rep { uint64_t cookie; uint32_t n, pad; int16_t homes[CLAIM_RUN]; };
 /* struct batch_hdr: dsm.h, with dsm_send_batches, which home migration
  * uses too */
 /* each diff entry: this header, then `bytes` bytes of runs (diff.h) */

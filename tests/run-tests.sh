@@ -128,7 +128,7 @@ for tls in $TLS; do
         dsm_job false_sharing "$np" "$tls" "" "$BUILD/tests/dsm/false_sharing"
         dsm_job false_sharing.first-touch "$np" "$tls" "OMPDSM_HOME=first-touch" \
             "$BUILD/tests/dsm/false_sharing"
-        dsm_job home_writes_during_diffs "$np" "$tls" "" "$BUILD/tests/dsm/home_writes_during_diffs"
+        dsm_job home_writes_during_diffs "$np" "$tls" "OMPDSM_HOME=cyclic" "$BUILD/tests/dsm/home_writes_during_diffs"
         dsm_job lock_counter "$np" "$tls" "" "$BUILD/tests/dsm/lock_counter" 10000
         dsm_job concurrent_faults "$np" "$tls" "" "$BUILD/tests/dsm/concurrent_faults"
         dsm_job libc_on_shared "$np" "$tls" "" "$BUILD/tests/dsm/libc_on_shared"
@@ -136,7 +136,7 @@ for tls in $TLS; do
         dsm_job progress_nice.5 "$np" "$tls" "OMPDSM_PROGRESS_NICE=5" "$BUILD/tests/dsm/progress_nice"
         dsm_job sparse_region "$np" "$tls" "OMPDSM_REGION_SIZE=8G" "$BUILD/tests/dsm/sparse_region"
         segv_job "$np" "$tls"
-        dsm_job migrate_laplace_homes "$np" "$tls" "" "$BUILD/tests/migrate/laplace_homes"
+        dsm_job migrate_laplace_homes "$np" "$tls" "OMPDSM_HOME=cyclic" "$BUILD/tests/migrate/laplace_homes"
         dsm_job migrate_rules "$np" "$tls" "" "$BUILD/tests/migrate/rules"
         dsm_job migrate_random_every "$np" "$tls" "" "$BUILD/tests/migrate/random_every" 1000
     done

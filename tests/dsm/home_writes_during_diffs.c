@@ -7,6 +7,7 @@
  * words.  Applying a diff must not put back a byte the home has just
  * written (a plain read-modify-write of the word does, now and then).
  * After each barrier every byte holds its writer's value on every node.
+ * Run with OMPDSM_HOME=cyclic, which homes some of the pages at node 0.
  */
 #include "check.h"
 

@@ -1,9 +1,9 @@
 /*
  * Home migration puts Laplace's pages where they are worked on.
  *
- * Two (N+2) x (N+2) grids of doubles in shared memory with the default
- * cyclic homes, rows split in contiguous blocks across the nodes as a static
- * schedule would.  After one Jacobi iteration every node has faulted on its
+ * Two (N+2) x (N+2) grids of doubles in shared memory with cyclic homes
+ * (run with OMPDSM_HOME=cyclic), rows split in contiguous blocks across the
+ * nodes as a static schedule would.  After one Jacobi iteration every node has faulted on its
  * own rows; one migration must then move almost every page whose home is not
  * the node working on it: at least 99% of them at 2 nodes and 95% beyond
  * (pages shared by two blocks stay, as their home writes them).  The grid

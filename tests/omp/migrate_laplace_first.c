@@ -1,4 +1,4 @@
-/* env: OMP_SCHEDULE=static OMPDSM_MIGRATE=first */
+/* env: OMP_SCHEDULE=static OMPDSM_MIGRATE=first OMPDSM_HOME=cyclic */
 /*
  * migrate_laplace_first: the Laplace sweep on global arrays, whose pages
  * (homed cyclically) migrate at the first barrier that ends a loop to the
