@@ -127,22 +127,29 @@ void dsm_atomic_register(void)
     net_register(OP_ATOMIC_REP, on_atomic_rep);
 }
 
+uint64_t dsm_atomic_apply(enum dsm_atomic_op op, uint64_t old, uint64_t v)
+{
+    switch (op) {
+    case DSM_AT_ADD: return old + v;
+    case DSM_AT_SUB: return old - v;
+    case DSM_AT_AND: return old & v;
+    case DSM_AT_OR: return old | v;
+    case DSM_AT_XOR: return old ^ v;
+    case DSM_AT_NAND: return ~(old & v);
+    default: return v;
+    }
+}
+
 /* The value the operation left at the home, `old` being the one it found
  * there (zero-extended, `size` bytes). */
-static uint64_t result_of(int op, int size, uint64_t old, uint64_t v1, uint64_t v2)
+static uint64_t result_of(enum dsm_atomic_op op, int size, uint64_t old, uint64_t v1, uint64_t v2)
 {
     uint64_t mask = size == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * size)) - 1;
-    switch (op) {
-    case DSM_AT_STORE: case DSM_AT_XCHG: return v1;
-    case DSM_AT_CAS: return (old & mask) == (v1 & mask) ? v2 : old;
-    case DSM_AT_ADD: return old + v1;
-    case DSM_AT_SUB: return old - v1;
-    case DSM_AT_AND: return old & v1;
-    case DSM_AT_OR: return old | v1;
-    case DSM_AT_XOR: return old ^ v1;
-    case DSM_AT_NAND: return ~(old & v1);
-    default: return old;                  /* DSM_AT_LOAD */
-    }
+    if (op == DSM_AT_LOAD)
+        return old;
+    if (op == DSM_AT_CAS)
+        return (old & mask) == (v1 & mask) ? v2 : old;
+    return dsm_atomic_apply(op, old, v1);
 }
 
 /* Stores `value` (its low `size` bytes) at `offset` of this node's copy of

@@ -385,6 +385,9 @@ enum dsm_atomic_op {
 };
 uint64_t dsm_atomic(uintptr_t addr, enum dsm_atomic_op op, int size, uint64_t v1, uint64_t v2);
 void dsm_atomic_register(void);
+/* The value a read-modify-write operation (ADD .. NAND) leaves where it
+ * found `old`; for STORE and XCHG, v. */
+uint64_t dsm_atomic_apply(enum dsm_atomic_op op, uint64_t old, uint64_t v);
 /* The same operation on a private address, with a CPU atomic. */
 uint64_t dsm_atomic_local(volatile void *p, enum dsm_atomic_op op, int size, uint64_t v1, uint64_t v2);
 

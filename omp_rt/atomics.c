@@ -25,19 +25,6 @@ static uint64_t rmw(volatile void *p, enum dsm_atomic_op op, int size, uint64_t 
     return dsm_atomic_local(p, op, size, v1, v2);
 }
 
-static uint64_t apply(enum dsm_atomic_op op, uint64_t old, uint64_t v)
-{
-    switch (op) {
-    case DSM_AT_ADD: return old + v;
-    case DSM_AT_SUB: return old - v;
-    case DSM_AT_AND: return old & v;
-    case DSM_AT_OR: return old | v;
-    case DSM_AT_XOR: return old ^ v;
-    case DSM_AT_NAND: return ~(old & v);
-    default: return v;
-    }
-}
-
 #define API __attribute__((visibility("default")))
 
 /* One read-modify-write operation in its four spellings:
@@ -54,7 +41,7 @@ static uint64_t apply(enum dsm_atomic_op op, uint64_t old, uint64_t v)
     T at_##OP##_fetch_##N(volatile void *p, T v, int mo)                                         \
     {                                                                                            \
         (void)mo;                                                                                \
-        return (T)apply(CODE, rmw(p, CODE, N, (uint64_t)v, 0), (uint64_t)v);                    \
+        return (T)dsm_atomic_apply(CODE, rmw(p, CODE, N, (uint64_t)v, 0), (uint64_t)v);                    \
     }                                                                                            \
     API T sy_fetch_##OP##_##N(volatile void *p, T v) __asm__("__sync_fetch_and_" #OP "_" #N);    \
     T sy_fetch_##OP##_##N(volatile void *p, T v)                                                 \
@@ -64,7 +51,7 @@ static uint64_t apply(enum dsm_atomic_op op, uint64_t old, uint64_t v)
     API T sy_##OP##_fetch_##N(volatile void *p, T v) __asm__("__sync_" #OP "_and_fetch_" #N);    \
     T sy_##OP##_fetch_##N(volatile void *p, T v)                                                 \
     {                                                                                            \
-        return (T)apply(CODE, rmw(p, CODE, N, (uint64_t)v, 0), (uint64_t)v);                     \
+        return (T)dsm_atomic_apply(CODE, rmw(p, CODE, N, (uint64_t)v, 0), (uint64_t)v);                     \
     }
 
 #define SIZE_FAMILY(N, T)                                                                        \
