@@ -11,8 +11,8 @@
  * outside shared memory (fault.c), and the calls report the handler the
  * program last set, as they would without the DSM.  Every other signal,
  * and SIGSEGV before the DSM starts and after it stops, goes to the C
- * library.  (Under AddressSanitizer, whose own sigaction comes first, the
- * program's handler replaces the DSM's as before.)
+ * library.  (AddressSanitizer's sigaction, which comes first, passes the
+ * program's calls on to this one.)
  */
 #include "dsm.h"
 #include "../util/log.h"
