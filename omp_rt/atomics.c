@@ -41,7 +41,7 @@ static uint64_t rmw(volatile void *p, enum dsm_atomic_op op, int size, uint64_t 
     T at_##OP##_fetch_##N(volatile void *p, T v, int mo)                                         \
     {                                                                                            \
         (void)mo;                                                                                \
-        return (T)dsm_atomic_apply(CODE, rmw(p, CODE, N, (uint64_t)v, 0), (uint64_t)v);                    \
+        return (T)dsm_atomic_apply(CODE, rmw(p, CODE, N, (uint64_t)v, 0), (uint64_t)v);          \
     }                                                                                            \
     API T sy_fetch_##OP##_##N(volatile void *p, T v) __asm__("__sync_fetch_and_" #OP "_" #N);    \
     T sy_fetch_##OP##_##N(volatile void *p, T v)                                                 \
@@ -51,7 +51,7 @@ static uint64_t rmw(volatile void *p, enum dsm_atomic_op op, int size, uint64_t 
     API T sy_##OP##_fetch_##N(volatile void *p, T v) __asm__("__sync_" #OP "_and_fetch_" #N);    \
     T sy_##OP##_fetch_##N(volatile void *p, T v)                                                 \
     {                                                                                            \
-        return (T)dsm_atomic_apply(CODE, rmw(p, CODE, N, (uint64_t)v, 0), (uint64_t)v);                     \
+        return (T)dsm_atomic_apply(CODE, rmw(p, CODE, N, (uint64_t)v, 0), (uint64_t)v);          \
     }
 
 #define SIZE_FAMILY(N, T)                                                                        \
