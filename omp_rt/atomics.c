@@ -9,21 +9,9 @@
  * page's home (dsm_atomic); on a private one it is a local CPU atomic.
  * Every operation is sequentially consistent, whatever order was asked.
  *
- * An explicit release order (release, acq_rel) on shared memory also
- * flushes before the operation, and an explicit acquire order (acquire,
- * acq_rel, consume) after it: a lock a program makes of atomics
- * (__sync_lock_test_and_set and __sync_lock_release, or C11's
- * atomic_exchange_explicit and atomic_store_explicit) then carries the
- * plain data it guards from node to node, as omp locks do; a thread
- * that took it read the data as it was at the node that had it, and its
- * writes were lost to the next holder's diff.  Relaxed (omp atomic's
- * default) and seq_cst (C11's) orders stay as they were: no flush.
- *
  * The symbols are defined through assembler names because GCC reserves the
  * C names of its builtins.
  */
-#include "omp_rt.h"
-
 #include "../dsm/dsm.h"
 
 #include <stdbool.h>
@@ -37,18 +25,6 @@ static uint64_t rmw(volatile void *p, enum dsm_atomic_op op, int size, uint64_t 
     return dsm_atomic_local(p, op, size, v1, v2);
 }
 
-/* rmw() with the flushes an explicit memory order asks for (above). */
-static uint64_t ordered(volatile void *p, int mo, enum dsm_atomic_op op, int size, uint64_t v1, uint64_t v2)
-{
-    bool shared = dsm_page_of((uintptr_t)p) >= 0;
-    if (shared && (mo == __ATOMIC_RELEASE || mo == __ATOMIC_ACQ_REL))
-        omp_rt_flush();
-    uint64_t old = rmw(p, op, size, v1, v2);
-    if (shared && (mo == __ATOMIC_ACQUIRE || mo == __ATOMIC_ACQ_REL || mo == __ATOMIC_CONSUME))
-        omp_rt_flush();
-    return old;
-}
-
 #define API __attribute__((visibility("default")))
 
 /* One read-modify-write operation in its four spellings:
@@ -58,12 +34,14 @@ static uint64_t ordered(volatile void *p, int mo, enum dsm_atomic_op op, int siz
     API T at_fetch_##OP##_##N(volatile void *p, T v, int mo) __asm__("__atomic_fetch_" #OP "_" #N); \
     T at_fetch_##OP##_##N(volatile void *p, T v, int mo)                                         \
     {                                                                                            \
-        return (T)ordered(p, mo, CODE, N, (uint64_t)v, 0);                                       \
+        (void)mo;                                                                                \
+        return (T)rmw(p, CODE, N, (uint64_t)v, 0);                                               \
     }                                                                                            \
     API T at_##OP##_fetch_##N(volatile void *p, T v, int mo) __asm__("__atomic_" #OP "_fetch_" #N); \
     T at_##OP##_fetch_##N(volatile void *p, T v, int mo)                                         \
     {                                                                                            \
-        return (T)dsm_atomic_apply(CODE, ordered(p, mo, CODE, N, (uint64_t)v, 0), (uint64_t)v);  \
+        (void)mo;                                                                                \
+        return (T)dsm_atomic_apply(CODE, rmw(p, CODE, N, (uint64_t)v, 0), (uint64_t)v);          \
     }                                                                                            \
     API T sy_fetch_##OP##_##N(volatile void *p, T v) __asm__("__sync_fetch_and_" #OP "_" #N);    \
     T sy_fetch_##OP##_##N(volatile void *p, T v)                                                 \
@@ -80,26 +58,30 @@ static uint64_t ordered(volatile void *p, int mo, enum dsm_atomic_op op, int siz
     API T at_load_##N(const volatile void *p, int mo) __asm__("__atomic_load_" #N);              \
     T at_load_##N(const volatile void *p, int mo)                                                \
     {                                                                                            \
-        return (T)ordered((volatile void *)p, mo, DSM_AT_LOAD, N, 0, 0);                         \
+        (void)mo;                                                                                \
+        return (T)rmw((volatile void *)p, DSM_AT_LOAD, N, 0, 0);                                 \
     }                                                                                            \
     API void at_store_##N(volatile void *p, T v, int mo) __asm__("__atomic_store_" #N);          \
     void at_store_##N(volatile void *p, T v, int mo)                                             \
     {                                                                                            \
-        ordered(p, mo, DSM_AT_STORE, N, (uint64_t)v, 0);                                         \
+        (void)mo;                                                                                \
+        rmw(p, DSM_AT_STORE, N, (uint64_t)v, 0);                                                 \
     }                                                                                            \
     API T at_exchange_##N(volatile void *p, T v, int mo) __asm__("__atomic_exchange_" #N);       \
     T at_exchange_##N(volatile void *p, T v, int mo)                                             \
     {                                                                                            \
-        return (T)ordered(p, mo, DSM_AT_XCHG, N, (uint64_t)v, 0);                                \
+        (void)mo;                                                                                \
+        return (T)rmw(p, DSM_AT_XCHG, N, (uint64_t)v, 0);                                        \
     }                                                                                            \
     API bool at_cas_##N(volatile void *p, void *expected, T desired, int smo, int fmo)           \
         __asm__("__atomic_compare_exchange_" #N);                                                \
     bool at_cas_##N(volatile void *p, void *expected, T desired, int smo, int fmo)               \
     {                                                                                            \
+        (void)smo;                                                                               \
+        (void)fmo;                                                                               \
         T e;                                                                                     \
         memcpy(&e, expected, N);                                                                 \
-        (void)fmo;                  /* never stronger than smo */                                \
-        T found = (T)ordered(p, smo, DSM_AT_CAS, N, (uint64_t)e, (uint64_t)desired);             \
+        T found = (T)rmw(p, DSM_AT_CAS, N, (uint64_t)e, (uint64_t)desired);                      \
         if (found == e)                                                                          \
             return true;                                                                         \
         memcpy(expected, &found, N);                                                             \
@@ -118,12 +100,12 @@ static uint64_t ordered(volatile void *p, int mo, enum dsm_atomic_op op, int siz
     API T sy_tas_##N(volatile void *p, T v) __asm__("__sync_lock_test_and_set_" #N);             \
     T sy_tas_##N(volatile void *p, T v)                                                          \
     {                                                                                            \
-        return (T)ordered(p, __ATOMIC_ACQUIRE, DSM_AT_XCHG, N, (uint64_t)v, 0);                  \
+        return (T)rmw(p, DSM_AT_XCHG, N, (uint64_t)v, 0);                                        \
     }                                                                                            \
     API void sy_release_##N(volatile void *p) __asm__("__sync_lock_release_" #N);                \
     void sy_release_##N(volatile void *p)                                                        \
     {                                                                                            \
-        ordered(p, __ATOMIC_RELEASE, DSM_AT_STORE, N, 0, 0);                                     \
+        rmw(p, DSM_AT_STORE, N, 0, 0);                                                           \
     }                                                                                            \
     RMW_FAMILY(N, T, add, DSM_AT_ADD)                                                            \
     RMW_FAMILY(N, T, sub, DSM_AT_SUB)                                                            \

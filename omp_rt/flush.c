@@ -36,6 +36,8 @@
 #define STR(x) #x
 #define XSTR(x) STR(x)
 
+void omp_rt_flush(void) __attribute__((visibility("hidden"), used));
+
 void omp_rt_flush(void)
 {
     OMP_RT_ENTRY;
