@@ -445,8 +445,12 @@ void dsm_set_stack_floor(const void *floor);
  * release whose pages are pushed to every node (waiting for them to be
  * queued, or not); dsm_notice_apply() is the acquire of the queued notices
  * (and of the pages a lock's grant names, if any: `granted`, k of them);
- * dsm_notice_prune() drops those a barrier made stale (after it). */
+ * dsm_notice_prune() drops those a barrier made stale (after it).
+ * dsm_flush_no_wait() is a flush that never sleeps for news, as dsm_flush()
+ * does when called again and again with nothing new (an atomic's flush:
+ * the atomic itself reads the home's value). */
 void dsm_flush(void);
+void dsm_flush_no_wait(void);
 size_t dsm_release_push(bool wait);     /* returns the number of pages published */
 /* Holds off every release of this node, if none runs now (a message
  * handler, which must not wait): says whether it did; then

@@ -379,15 +379,21 @@ static bool wait_for_news(uint32_t seen)
     return came;
 }
 
-void dsm_flush(void)
+/* The flush proper; returns whether it published or dropped nothing. */
+static bool flush_once(void)
 {
-    uint64_t t0 = dsm_now_ns();
     dsm_flush_output();
-    uint32_t seen = atomic_load(&news->gen);
     size_t published = dsm_release_push(true);
     size_t dropped = dsm_notice_apply(NULL, 0);
     dsm_drop_suspects();
-    bool idle = !published && !dropped;
+    return !published && !dropped;
+}
+
+void dsm_flush(void)
+{
+    uint64_t t0 = dsm_now_ns();
+    uint32_t seen = atomic_load(&news->gen);
+    bool idle = flush_once();
     if (idle && spin.last_idle && t0 - spin.last_end < SPIN_GAP_NS && wait_for_news(seen)) {
         dsm_notice_apply(NULL, 0);
         dsm_drop_suspects();
@@ -397,4 +403,12 @@ void dsm_flush(void)
     spin.last_end = dsm_now_ns();
     STAT_ADD(flushes, 1);
     STAT_ADD(flush_ns, spin.last_end - t0);
+}
+
+void dsm_flush_no_wait(void)
+{
+    uint64_t t0 = dsm_now_ns();
+    flush_once();
+    STAT_ADD(flushes, 1);
+    STAT_ADD(flush_ns, dsm_now_ns() - t0);
 }

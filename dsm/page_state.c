@@ -1100,13 +1100,35 @@ static bool homed_elsewhere(uint64_t page, const void *arg)
     return dsm.home[page] != (uint16_t)(dsm.node + 1);
 }
 
+/* Under lists_mu: an old home forgets the pages that left it from its
+ * release list.  Another node's atomic run here after this node's last
+ * release (while it waited in the barrier that migrates) put the page
+ * there; its notice went out then, and the copy is dropped now, so there
+ * is nothing left to publish.  Left in the list, the next release would
+ * make the dropped copy readable again, stale, held without the new
+ * home knowing. */
+static void forget_released(const struct dsm_plist *sorted_out)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < dsm.rel.n; i++) {
+        uint64_t p = dsm.rel.pages[i];
+        if (dsm_plist_has(sorted_out, p))
+            dsm_flag_clear(p, PF_REL);
+        else
+            dsm.rel.pages[kept++] = p;
+    }
+    dsm.rel.n = kept;
+}
+
 /* The old homes forget the pages they watched as unshared, every node
  * drops its copies of the pages homed elsewhere now, and the new homes
  * adopt theirs. */
 void dsm_rehome_end(struct dsm_rehoming *r)
 {
+    dsm_plist_sort(&r->out);
     dsm_lock(&dsm.lists_mu);
     unwatch_if(homed_elsewhere, NULL, NULL);
+    forget_released(&r->out);
     dsm_unlock(&dsm.lists_mu);
     dsm_invalidate(r->out.pages, NULL, r->out.n);
     dsm_plist_sort(&r->in);

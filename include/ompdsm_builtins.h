@@ -1,6 +1,6 @@
 /*
- * ompdsm_builtins.h: GCC's legacy __sync builtins as the __atomic builtins
- * they equal.  ompdsm-cc includes it ahead of every source it compiles
+ * ompdsm_builtins.h: GCC's legacy __sync builtins, and its atomic_flag
+ * builtins, as the __atomic builtins they equal.  ompdsm-cc includes it ahead of every source it compiles
  * (-include); programs do not include it themselves.
  *
  * GCC inlines a __sync builtin as a locked instruction whatever
@@ -12,7 +12,9 @@
  * it does `#pragma omp atomic`.  __sync_synchronize() stays: it is the full
  * fence that ompdsm-as turns into a flush.  The optional list of variables
  * the __sync builtins take after their operands (which GCC ignores) is not
- * accepted.
+ * accepted.  C11's atomic_flag operations (__atomic_test_and_set and
+ * __atomic_clear), which GCC inlines the same way, become the one-byte
+ * exchange and store they are.
  */
 #ifndef OMPDSM_BUILTINS_H
 #define OMPDSM_BUILTINS_H
@@ -48,5 +50,10 @@
 
 #define __sync_lock_test_and_set(p, v) __atomic_exchange_n((p), (v), __ATOMIC_ACQUIRE)
 #define __sync_lock_release(p) __atomic_store_n((p), 0, __ATOMIC_RELEASE)
+
+/* A flag is set when its byte is nonzero. */
+#define __atomic_test_and_set(p, mo) \
+    (__atomic_exchange_n((volatile unsigned char *)(p), (unsigned char)1, (mo)) != 0)
+#define __atomic_clear(p, mo) __atomic_store_n((volatile unsigned char *)(p), (unsigned char)0, (mo))
 
 #endif

@@ -9,9 +9,24 @@
  * page's home (dsm_atomic); on a private one it is a local CPU atomic.
  * Every operation is sequentially consistent, whatever order was asked.
  *
+ * On shared memory, an order that releases (release, acq_rel, seq_cst)
+ * also flushes before the operation, and one that acquires (acquire,
+ * consume, acq_rel, seq_cst) after it: a lock a program makes of atomics
+ * (__sync_lock_test_and_set and __sync_lock_release, C11's atomic_flag or
+ * atomic_exchange and atomic_store) then carries the plain data it guards
+ * from node to node, as omp locks do, and so does a flag that says data is
+ * ready; without, a thread that took the lock read the data as it was at
+ * its node, and its writes were lost to the next holder's diff.  Relaxed
+ * atomics (omp atomic's default) do not flush.  The flushes never sleep
+ * for news (omp_rt_flush_at_atomic): a flush with nothing to publish or
+ * drop costs little, while a thread that spins on an atomic asks the home
+ * each time.
+ *
  * The symbols are defined through assembler names because GCC reserves the
  * C names of its builtins.
  */
+#include "omp_rt.h"
+
 #include "../dsm/dsm.h"
 
 #include <stdbool.h>
@@ -25,6 +40,38 @@ static uint64_t rmw(volatile void *p, enum dsm_atomic_op op, int size, uint64_t 
     return dsm_atomic_local(p, op, size, v1, v2);
 }
 
+/* The orders that release and that acquire; a load only acquires, a store
+ * only releases. */
+static bool releases(int mo, enum dsm_atomic_op op)
+{
+    mo &= 0xffff;   /* the HLE hints */
+    return op != DSM_AT_LOAD && (mo == __ATOMIC_RELEASE || mo == __ATOMIC_ACQ_REL || mo == __ATOMIC_SEQ_CST);
+}
+
+static bool acquires(int mo, enum dsm_atomic_op op)
+{
+    mo &= 0xffff;
+    return op != DSM_AT_STORE && mo != __ATOMIC_RELAXED && mo != __ATOMIC_RELEASE;
+}
+
+/* rmw() with the flushes its memory order asks for (above). */
+static uint64_t ordered(volatile void *p, int mo, enum dsm_atomic_op op, int size, uint64_t v1, uint64_t v2)
+{
+    bool shared = dsm_page_of((uintptr_t)p) >= 0;
+    if (shared && releases(mo, op))
+        omp_rt_flush_at_atomic();
+    uint64_t old = rmw(p, op, size, v1, v2);
+    if (shared && acquires(mo, op))
+        omp_rt_flush_at_atomic();
+    return old;
+}
+
+/* The __sync builtins are full barriers. */
+static uint64_t full(volatile void *p, enum dsm_atomic_op op, int size, uint64_t v1, uint64_t v2)
+{
+    return ordered(p, __ATOMIC_SEQ_CST, op, size, v1, v2);
+}
+
 #define API __attribute__((visibility("default")))
 
 /* One read-modify-write operation in its four spellings:
@@ -34,54 +81,48 @@ static uint64_t rmw(volatile void *p, enum dsm_atomic_op op, int size, uint64_t 
     API T at_fetch_##OP##_##N(volatile void *p, T v, int mo) __asm__("__atomic_fetch_" #OP "_" #N); \
     T at_fetch_##OP##_##N(volatile void *p, T v, int mo)                                         \
     {                                                                                            \
-        (void)mo;                                                                                \
-        return (T)rmw(p, CODE, N, (uint64_t)v, 0);                                               \
+        return (T)ordered(p, mo, CODE, N, (uint64_t)v, 0);                                       \
     }                                                                                            \
     API T at_##OP##_fetch_##N(volatile void *p, T v, int mo) __asm__("__atomic_" #OP "_fetch_" #N); \
     T at_##OP##_fetch_##N(volatile void *p, T v, int mo)                                         \
     {                                                                                            \
-        (void)mo;                                                                                \
-        return (T)dsm_atomic_apply(CODE, rmw(p, CODE, N, (uint64_t)v, 0), (uint64_t)v);          \
+        return (T)dsm_atomic_apply(CODE, ordered(p, mo, CODE, N, (uint64_t)v, 0), (uint64_t)v);  \
     }                                                                                            \
     API T sy_fetch_##OP##_##N(volatile void *p, T v) __asm__("__sync_fetch_and_" #OP "_" #N);    \
     T sy_fetch_##OP##_##N(volatile void *p, T v)                                                 \
     {                                                                                            \
-        return (T)rmw(p, CODE, N, (uint64_t)v, 0);                                               \
+        return (T)full(p, CODE, N, (uint64_t)v, 0);                                              \
     }                                                                                            \
     API T sy_##OP##_fetch_##N(volatile void *p, T v) __asm__("__sync_" #OP "_and_fetch_" #N);    \
     T sy_##OP##_fetch_##N(volatile void *p, T v)                                                 \
     {                                                                                            \
-        return (T)dsm_atomic_apply(CODE, rmw(p, CODE, N, (uint64_t)v, 0), (uint64_t)v);          \
+        return (T)dsm_atomic_apply(CODE, full(p, CODE, N, (uint64_t)v, 0), (uint64_t)v);         \
     }
 
 #define SIZE_FAMILY(N, T)                                                                        \
     API T at_load_##N(const volatile void *p, int mo) __asm__("__atomic_load_" #N);              \
     T at_load_##N(const volatile void *p, int mo)                                                \
     {                                                                                            \
-        (void)mo;                                                                                \
-        return (T)rmw((volatile void *)p, DSM_AT_LOAD, N, 0, 0);                                 \
+        return (T)ordered((volatile void *)p, mo, DSM_AT_LOAD, N, 0, 0);                         \
     }                                                                                            \
     API void at_store_##N(volatile void *p, T v, int mo) __asm__("__atomic_store_" #N);          \
     void at_store_##N(volatile void *p, T v, int mo)                                             \
     {                                                                                            \
-        (void)mo;                                                                                \
-        rmw(p, DSM_AT_STORE, N, (uint64_t)v, 0);                                                 \
+        ordered(p, mo, DSM_AT_STORE, N, (uint64_t)v, 0);                                         \
     }                                                                                            \
     API T at_exchange_##N(volatile void *p, T v, int mo) __asm__("__atomic_exchange_" #N);       \
     T at_exchange_##N(volatile void *p, T v, int mo)                                             \
     {                                                                                            \
-        (void)mo;                                                                                \
-        return (T)rmw(p, DSM_AT_XCHG, N, (uint64_t)v, 0);                                        \
+        return (T)ordered(p, mo, DSM_AT_XCHG, N, (uint64_t)v, 0);                                \
     }                                                                                            \
     API bool at_cas_##N(volatile void *p, void *expected, T desired, int smo, int fmo)           \
         __asm__("__atomic_compare_exchange_" #N);                                                \
     bool at_cas_##N(volatile void *p, void *expected, T desired, int smo, int fmo)               \
     {                                                                                            \
-        (void)smo;                                                                               \
-        (void)fmo;                                                                               \
         T e;                                                                                     \
         memcpy(&e, expected, N);                                                                 \
-        T found = (T)rmw(p, DSM_AT_CAS, N, (uint64_t)e, (uint64_t)desired);                      \
+        (void)fmo;                  /* never stronger than smo */                                \
+        T found = (T)ordered(p, smo, DSM_AT_CAS, N, (uint64_t)e, (uint64_t)desired);             \
         if (found == e)                                                                          \
             return true;                                                                         \
         memcpy(expected, &found, N);                                                             \
@@ -90,22 +131,22 @@ static uint64_t rmw(volatile void *p, enum dsm_atomic_op op, int size, uint64_t 
     API T sy_val_cas_##N(volatile void *p, T old, T new_) __asm__("__sync_val_compare_and_swap_" #N); \
     T sy_val_cas_##N(volatile void *p, T old, T new_)                                            \
     {                                                                                            \
-        return (T)rmw(p, DSM_AT_CAS, N, (uint64_t)old, (uint64_t) new_);                         \
+        return (T)full(p, DSM_AT_CAS, N, (uint64_t)old, (uint64_t)new_);                         \
     }                                                                                            \
     API bool sy_bool_cas_##N(volatile void *p, T old, T new_) __asm__("__sync_bool_compare_and_swap_" #N); \
     bool sy_bool_cas_##N(volatile void *p, T old, T new_)                                        \
     {                                                                                            \
-        return (T)rmw(p, DSM_AT_CAS, N, (uint64_t)old, (uint64_t) new_) == old;                  \
+        return (T)full(p, DSM_AT_CAS, N, (uint64_t)old, (uint64_t)new_) == old;                  \
     }                                                                                            \
     API T sy_tas_##N(volatile void *p, T v) __asm__("__sync_lock_test_and_set_" #N);             \
     T sy_tas_##N(volatile void *p, T v)                                                          \
     {                                                                                            \
-        return (T)rmw(p, DSM_AT_XCHG, N, (uint64_t)v, 0);                                        \
+        return (T)ordered(p, __ATOMIC_ACQUIRE, DSM_AT_XCHG, N, (uint64_t)v, 0);                  \
     }                                                                                            \
     API void sy_release_##N(volatile void *p) __asm__("__sync_lock_release_" #N);                \
     void sy_release_##N(volatile void *p)                                                        \
     {                                                                                            \
-        rmw(p, DSM_AT_STORE, N, 0, 0);                                                           \
+        ordered(p, __ATOMIC_RELEASE, DSM_AT_STORE, N, 0, 0);                                     \
     }                                                                                            \
     RMW_FAMILY(N, T, add, DSM_AT_ADD)                                                            \
     RMW_FAMILY(N, T, sub, DSM_AT_SUB)                                                            \

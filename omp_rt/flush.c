@@ -36,8 +36,6 @@
 #define STR(x) #x
 #define XSTR(x) STR(x)
 
-void omp_rt_flush(void) __attribute__((visibility("hidden"), used));
-
 void omp_rt_flush(void)
 {
     OMP_RT_ENTRY;
@@ -45,6 +43,13 @@ void omp_rt_flush(void)
         dsm_flush();
     else
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+void omp_rt_flush_at_atomic(void)
+{
+    OMP_RT_ENTRY;
+    if (omp_thr.active)
+        dsm_flush_no_wait();
 }
 
 /* xsave saves components 0-7 (x87, SSE, AVX, MPX, AVX-512): those the

@@ -273,6 +273,11 @@ bool omp_task_elsewhere(void);
 
 /* flush.c: stops with a message if the CPU cannot save what a fence keeps live. */
 void omp_rt_flush_check_cpu(void);
+/* A flush (ompdsm_fence's work): across nodes in a region, a fence outside;
+ * the one an atomic's memory order asks for (atomics.c) never sleeps for
+ * news. */
+void omp_rt_flush(void) __attribute__((used));
+void omp_rt_flush_at_atomic(void);
 /* exit.c: the end of the job when exit() is called inside a parallel
  * region (any node): every node writes out its output and leaves with the
  * status.  init takes the program's stdout and stderr. */
