@@ -197,6 +197,7 @@ static inline void dsm_flag_clear(uint64_t page, uint16_t f)
 void dsm_set_globals(uintptr_t start, uintptr_t end);
 void dsm_segments_init(void);
 int64_t dsm_page_of(uintptr_t addr);
+bool dsm_range_shared(uintptr_t addr, size_t len);   /* any byte of [addr, addr + len), len > 0 */
 struct dsm_seg *dsm_seg_of(uint64_t page);
 char *dsm_app(uint64_t page);
 char *dsm_rt(uint64_t page);

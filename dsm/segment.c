@@ -197,6 +197,16 @@ int64_t dsm_page_of(uintptr_t addr)
     return -1;
 }
 
+bool dsm_range_shared(uintptr_t addr, size_t len)
+{
+    for (int i = 0; i < dsm.nsegs; i++) {
+        const struct dsm_seg *s = &dsm.segs[i];
+        if (addr < s->base + s->size && (addr >= s->base || s->base - addr < len))
+            return true;
+    }
+    return false;
+}
+
 char *dsm_app(uint64_t page)
 {
     struct dsm_seg *s = dsm_seg_of(page);

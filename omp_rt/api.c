@@ -16,10 +16,11 @@ typedef enum omp_sched_t { omp_sched_static = 1, omp_sched_dynamic, omp_sched_gu
 
 API int omp_get_num_threads(void) { return omp_rt_team_size(); }
 API int omp_get_thread_num(void) { return omp_rt_thread_num(); }
+/* The nthreads-var ICV, bounded by the threads the nodes run, inside a
+ * region too (as libgomp: a program that sizes per-thread data by it in a
+ * region got 1, though a nested region would run one thread). */
 API int omp_get_max_threads(void)
 {
-    if (omp_thr.level > 0)
-        return 1;
     int all = omp_rt_max_threads(), k = omp_icv.nthreads > 0 && omp_icv.nthreads < all ? omp_icv.nthreads : all;
     return k < omp_icv.thread_limit ? k : (int)omp_icv.thread_limit;
 }

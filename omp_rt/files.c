@@ -388,8 +388,7 @@ API size_t fwrite(const void *p, size_t size, size_t n, FILE *f)
         ask(FILE_WRITE, f, p, size * n);
         return n;
     }
-    REAL(fwrite);
-    return real_fwrite(p, size, n, f);
+    return omp_shared_fwrite(p, size, n, f);
 }
 
 API int fputs(const char *s, FILE *f);
@@ -399,8 +398,7 @@ API int fputs(const char *s, FILE *f)
         ask(FILE_WRITE, f, s, strlen(s));
         return 1;
     }
-    REAL(fputs);
-    return real_fputs(s, f);
+    return omp_shared_fputs(s, f);
 }
 
 static int put_char(int c, FILE *f)
@@ -464,7 +462,6 @@ REFUSED(char *, fgets, (char *s, int n, FILE *f), (s, n, f), f)
 REFUSED(int, fgetc, (FILE *f), (f), f)
 REFUSED(int, getc, (FILE *f), (f), f)
 REFUSED(int, ungetc, (int c, FILE *f), (c, f), f)
-REFUSED(size_t, fread, (void *p, size_t size, size_t n, FILE *f), (p, size, n, f), f)
 REFUSED(int, feof, (FILE *f), (f), f)
 REFUSED(int, ferror, (FILE *f), (f), f)
 REFUSED(int, fileno, (FILE *f), (f), f)
@@ -482,6 +479,13 @@ REFUSED(int, setvbuf, (FILE *f, char *buf, int mode, size_t size), (f, buf, mode
 REFUSED_VOID(rewind, (FILE *f), (f), f)
 REFUSED_VOID(clearerr, (FILE *f), (f), f)
 REFUSED_VOID(setbuf, (FILE *f, char *buf), (f, buf), f)
+
+API size_t fread(void *p, size_t size, size_t n, FILE *f);
+API size_t fread(void *p, size_t size, size_t n, FILE *f)
+{
+    omp_files_refuse(f, "fread");
+    return omp_shared_fread(p, size, n, f);
+}
 
 API int __isoc99_fscanf(FILE *f, const char *fmt, ...);
 API int __isoc99_fscanf(FILE *f, const char *fmt, ...)

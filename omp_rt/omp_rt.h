@@ -163,6 +163,20 @@ char *omp_rt_realpath(const char *path, char *resolved, const void *caller);
 char *omp_rt_getcwd(char *buf, size_t size, const void *caller);
 char *omp_rt_get_current_dir_name(const void *caller);
 
+/* maps.c: the program's mmap and its kin, called by wrappers linked into
+ * the program (wrap_maps.c) with the caller's address (a return address):
+ * its private mappings are blocks of the shared heap. */
+void *omp_rt_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off, const void *caller);
+int omp_rt_munmap(void *p, size_t len);
+int omp_rt_msync(void *p, size_t len, int flags);
+void *omp_rt_mremap(void *p, size_t old_len, size_t new_len, int flags, void *to, const void *caller);
+
+/* shared_io.c: stdio's calls whose buffer may be shared memory (files.c
+ * stands in front of them). */
+size_t omp_shared_fread(void *p, size_t size, size_t n, FILE *f);
+size_t omp_shared_fwrite(const void *p, size_t size, size_t n, FILE *f);
+int omp_shared_fputs(const char *s, FILE *f);
+
 /* parallel.c */
 void omp_rt_register(void);          /* message handlers, before any region */
 int omp_rt_worker_loop(void);         /* nodes other than 0: returns the exit status */

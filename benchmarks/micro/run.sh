@@ -143,3 +143,30 @@ echo "Writes per second by the threads of one node to disjoint blocks of pages h
 echo "node (no read-ahead, no migration), with 1 and 2 OpenMP threads per node: miss, pages not"
 echo "held (a fetch and a twin each); upgrade, pages read just before (a twin and a protection"
 echo "change each, or none when write-ahead made them writable with an earlier one)."
+
+# What atomics cost by memory order, a spin lock made of atomics against an
+# omp lock, and stdio on a shared array (atomics_io.c), libgomp's threads
+# against ompdsm's nodes.
+gcc -O2 -fopenmp "$SRC/atomics_io.c" -o "$tmp/atomics_io.gomp"
+"$BUILD/tools/ompdsm-cc" -O2 "$SRC/atomics_io.c" -o "$tmp/atomics_io.dsm"
+keys="relaxed_add_us seq_cst_add_us spin_lock_us omp_lock_us fwrite_mb_s fread_mb_s"
+echo
+printf '| %-24s | %9s | %9s | %9s | %9s | %9s | %9s |\n' "atomics and stdio" "relaxed" "seq_cst" "spin lk" \
+    "omp lock" "fwrite" "fread"
+printf '|%s|\n' "--------------------------|-----------|-----------|-----------|-----------|-----------|-----------"
+io_row() {   # io_row LABEL OUTPUT
+    line="| $(printf '%-24s' "$1")"
+    for k in $keys; do line="$line | $(printf '%9s' "$(echo "$2" | field "$k")")"; done
+    echo "$line |"
+}
+io_row "libgomp, 2 threads" "$(OMP_NUM_THREADS=2 "$tmp/atomics_io.gomp")"
+for tls in shm tcp; do
+    # shellcheck disable=SC2046
+    io_row "ompdsm 2 nodes, $tls" "$(env $(ucx_env $tls) "$RUN" -np 2 --threads-per-node 1 "$tmp/atomics_io.dsm")"
+done
+echo
+echo "Microseconds per operation of one thread, 2 threads or nodes: relaxed, #pragma omp atomic;"
+echo "seq_cst, C11's atomic_fetch_add (a flush before and after it across nodes); spin lk, an"
+echo "acquire of a lock made of __sync_lock_test_and_set, a guarded addition and the release;"
+echo "omp lock, the same with omp_set_lock.  fwrite, fread: MB/s of the master writing a 64 MB"
+echo "array that a parallel loop filled to a temporary file, and reading it back."

@@ -4,7 +4,8 @@
  * are 0, and there is one thread (number 0); inside a region of n =
  * omp_get_max_threads() threads the level is 1, omp_in_parallel() is true
  * exactly when n > 1 (an active region), omp_get_team_size(1) is n and
- * omp_get_ancestor_thread_num(1) is the thread number.
+ * omp_get_ancestor_thread_num(1) is the thread number, and
+ * omp_get_max_threads() is n still.
  */
 #include <omp.h>
 #include <stdio.h>
@@ -33,6 +34,7 @@ int main(void)
         bad += omp_get_ancestor_thread_num(0) != 0;
         bad += omp_get_team_size(0) != 1;
         bad += omp_get_ancestor_thread_num(2) != -1;
+        bad += omp_get_max_threads() != max;
     }
     printf("inside: queries consistent on every thread: %s\n", bad == 0 ? "ok" : "WRONG");
     printf("after: level=%d in_parallel=%d\n", omp_get_level(), omp_in_parallel());

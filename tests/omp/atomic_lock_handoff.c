@@ -54,11 +54,13 @@ int main(void)
     long seen = -1;
 #pragma omp parallel num_threads(2)
     {
-        if (omp_get_thread_num() == 1) {
+        int me = omp_get_thread_num();
+        if (me == omp_get_num_threads() - 1) {      /* the last thread; alone, the first */
             for (int k = 0; k < MSG; k++)
                 message[k] = 7 * k + 1;
             atomic_store(&ready, 1);
-        } else {
+        }
+        if (me == 0) {
             long early = 0;     /* holds a copy of the message's page from before */
             for (int k = 0; k < MSG; k++)
                 early += message[k];
