@@ -80,6 +80,7 @@ static bool in_pieces(int fd)
 struct xfer {
     ssize_t (*piece)(const struct xfer *x, char *buf, size_t len, off_t off);
     int fd;
+    FILE *file;                 /* fread and fwrite */
     int flags;                  /* recv, send and sendto */
     const struct sockaddr *to;  /* sendto */
     socklen_t tolen;
@@ -153,6 +154,20 @@ static ssize_t piece_sendto(const struct xfer *x, char *buf, size_t len, off_t o
     (void)off;
     REAL(sendto);
     return real_sendto(x->fd, buf, len, x->flags, x->to, x->tolen);
+}
+
+static ssize_t piece_fread(const struct xfer *x, char *buf, size_t len, off_t off)
+{
+    (void)off;
+    REAL(fread);
+    return (ssize_t)real_fread(buf, 1, len, x->file);
+}
+
+static ssize_t piece_fwrite(const struct xfer *x, char *buf, size_t len, off_t off)
+{
+    (void)off;
+    REAL(fwrite);
+    return (ssize_t)real_fwrite(buf, 1, len, x->file);
 }
 
 static ssize_t shared_read(int fd, void *p, size_t len, off_t off)
@@ -327,40 +342,29 @@ API ssize_t __recvfrom_chk(int fd, void *p, size_t len, size_t room, int flags, 
 
 /* ---- stdio ------------------------------------------------------------ */
 
+/* A count of elements whose bytes do not fit in a size_t: the C library's
+ * calls refuse it. */
+static bool too_many(size_t size, size_t n)
+{
+    return size && n > SIZE_MAX / size;
+}
+
 size_t omp_shared_fread(void *p, size_t size, size_t n, FILE *f)
 {
     REAL(fread);
-    if (!size || !n || n > SIZE_MAX / size || !shared(p, size * n))
+    if (too_many(size, n) || !shared(p, size * n))
         return real_fread(p, size, n, f);
-    char *b = bounce_buffer();
-    size_t len = size * n, done = 0;
-    while (done < len) {
-        size_t want = len - done < BOUNCE ? len - done : BOUNCE;
-        size_t got = real_fread(b, 1, want, f);
-        memcpy((char *)p + done, b, got);
-        done += got;
-        if (got < want)
-            break;
-    }
-    return done / size;
+    struct xfer x = { .piece = piece_fread, .file = f, .off = -1, .whole = true };
+    return (size_t)read_via_bounce(&x, p, size * n) / size;
 }
 
 size_t omp_shared_fwrite(const void *p, size_t size, size_t n, FILE *f)
 {
     REAL(fwrite);
-    if (!size || !n || n > SIZE_MAX / size || !shared(p, size * n))
+    if (too_many(size, n) || !shared(p, size * n))
         return real_fwrite(p, size, n, f);
-    char *b = bounce_buffer();
-    size_t len = size * n, done = 0;
-    while (done < len) {
-        size_t want = len - done < BOUNCE ? len - done : BOUNCE;
-        memcpy(b, (const char *)p + done, want);
-        size_t put = real_fwrite(b, 1, want, f);
-        done += put;
-        if (put < want)
-            break;
-    }
-    return done / size;
+    struct xfer x = { .piece = piece_fwrite, .file = f, .off = -1, .whole = true };
+    return (size_t)write_via_bounce(&x, p, size * n) / size;
 }
 
 int omp_shared_fputs(const char *s, FILE *f)
@@ -375,7 +379,7 @@ int omp_shared_fputs(const char *s, FILE *f)
 API size_t __fread_chk(void *p, size_t room, size_t size, size_t n, FILE *f);
 API size_t __fread_chk(void *p, size_t room, size_t size, size_t n, FILE *f)
 {
-    if (size && (n > SIZE_MAX / size || size * n > room))
+    if (too_many(size, n) || size * n > room)
         __chk_fail();
     return fread(p, size, n, f);
 }
