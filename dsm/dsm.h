@@ -198,6 +198,11 @@ void dsm_set_globals(uintptr_t start, uintptr_t end);
 void dsm_segments_init(void);
 int64_t dsm_page_of(uintptr_t addr);
 bool dsm_range_shared(uintptr_t addr, size_t len);   /* any byte of [addr, addr + len), len > 0 */
+/* In a child process the program forked: each segment mapped again,
+ * privately (copy on write), readable and writable, with this node's
+ * copies as they are (main()'s stack copied from stack_in_use up, at
+ * once); from then on no memory is shared. */
+void dsm_segments_privatize(uintptr_t stack_in_use);
 struct dsm_seg *dsm_seg_of(uint64_t page);
 char *dsm_app(uint64_t page);
 char *dsm_rt(uint64_t page);
@@ -260,12 +265,14 @@ void dsm_fault_install(void);
 void dsm_fault_thread_init(void);       /* each application thread */
 void dsm_fault_remove(void);
 /* sig_user.c: the program's SIGSEGV disposition while the DSM's handler is
- * installed (taken with what was there before, given back at the end);
+ * installed (taken with what was there before, given back at the end;
+ * dsm_sig_deliver: the one a signal outside shared memory goes to, reset
+ * to the default as the kernel would if the program asked SA_RESETHAND);
  * the C library's sigaction, bypassing the program's view. */
 struct sigaction;
 void dsm_sig_take(const struct sigaction *before);
 void dsm_sig_give_back(struct sigaction *now);
-void dsm_sig_program(struct sigaction *out);
+void dsm_sig_deliver(struct sigaction *out);
 int dsm_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 void dsm_fault(uint64_t page, bool write);
 

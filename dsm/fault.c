@@ -468,17 +468,17 @@ void dsm_fault(uint64_t page, bool write)
 static void pass_on(int sig, siginfo_t *si, void *uc)
 {
     struct sigaction program;
-    dsm_sig_program(&program);
-    if (program.sa_flags & SA_SIGINFO) {
-        program.sa_sigaction(sig, si, uc);
-        return;
-    }
+    dsm_sig_deliver(&program);
     if (program.sa_handler != SIG_DFL && program.sa_handler != SIG_IGN) {
-        program.sa_handler(sig);
+        if (program.sa_flags & SA_SIGINFO)
+            program.sa_sigaction(sig, si, uc);
+        else
+            program.sa_handler(sig);
         return;
     }
     /* Returning re-executes the access, which now kills the process with
-     * the real SIGSEGV: the launcher reports it as the segfault it is. */
+     * the real SIGSEGV (a fault's SIGSEGV cannot be ignored): the launcher
+     * reports it as the segfault it is. */
     dsm_warn("segmentation fault at address %p (outside shared memory)", si->si_addr);
     struct sigaction dfl = { .sa_handler = SIG_DFL };
     dsm_real_sigaction(SIGSEGV, &dfl, NULL);

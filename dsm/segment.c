@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -195,6 +196,31 @@ int64_t dsm_page_of(uintptr_t addr)
             return (int64_t)(s->first_page + ((addr - s->base) >> dsm.page_shift));
     }
     return -1;
+}
+
+/* Straight to the system call: UCX's memory hooks, which the C library's
+ * mmap reaches, may wait for a lock that a thread of the parent held.  A
+ * private mapping of a file still shows the file's later changes in each
+ * page until the process writes it, so the pages of main()'s stack that
+ * are in use are written at once, while the parent waits. */
+void dsm_segments_privatize(uintptr_t stack_in_use)
+{
+    int64_t in_use = dsm_page_of(stack_in_use);
+    for (int i = 0; i < dsm.nsegs; i++) {
+        const struct dsm_seg *s = &dsm.segs[i];
+        if (syscall(SYS_mmap, s->base, s->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED | MAP_NORESERVE,
+                    s->memfd, 0) == -1) {
+            static const char msg[] = "ompdsm: a forked child cannot map its own copy of the shared memory\n";
+            ssize_t told = write(STDERR_FILENO, msg, sizeof msg - 1);
+            (void)told;
+            _exit(127);
+        }
+    }
+    for (int64_t p = in_use; p >= 0 && dsm_pinned((uint64_t)p); p++) {
+        volatile char *q = dsm_app((uint64_t)p);
+        *q = *q;
+    }
+    dsm.nsegs = 0;
 }
 
 bool dsm_range_shared(uintptr_t addr, size_t len)

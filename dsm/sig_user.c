@@ -53,10 +53,12 @@ void dsm_sig_give_back(struct sigaction *now)
     pthread_mutex_unlock(&mu);
 }
 
-void dsm_sig_program(struct sigaction *out)
+void dsm_sig_deliver(struct sigaction *out)
 {
     pthread_mutex_lock(&mu);
     *out = program;
+    if (program.sa_flags & SA_RESETHAND)
+        program.sa_handler = SIG_DFL;   /* the kernel keeps the flags */
     pthread_mutex_unlock(&mu);
 }
 

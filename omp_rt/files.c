@@ -95,12 +95,6 @@ static struct {
     bool writer;
 } files = { .mu = PTHREAD_MUTEX_INITIALIZER, .qmu = PTHREAD_MUTEX_INITIALIZER };
 
-/* real_fn: the C library's fn, looked up once. */
-#define REAL(fn)                                 \
-    static __typeof__(fn) *real_##fn;            \
-    if (!real_##fn)                              \
-        real_##fn = (__typeof__(fn) *)omp_libc_fn(#fn)
-
 /* ---- the lists ------------------------------------------------------------ */
 
 /* Every FILE opened through these functions is listed, whoever opens it:

@@ -155,7 +155,9 @@ API char *omp_rt_getcwd(char *buf, size_t size, const void *caller)
     static char *(*real)(char *, size_t);
     if (!real)
         real = (char *(*)(char *, size_t))omp_libc_fn("getcwd");
-    if (buf || !omp_heap_for_program(caller))
+    if (buf)
+        return omp_sys_getcwd(buf, size, real);
+    if (!omp_heap_for_program(caller))
         return real(buf, size);
     char *priv = real(NULL, size);
     size_t n = priv ? strlen(priv) + 1 : 0;

@@ -39,6 +39,7 @@
 #include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -63,11 +64,11 @@ static size_t page_round(size_t len)
     return (len + page - 1) & ~(page - 1);
 }
 
-/* Under maps.mu: the block that starts at p, or NULL. */
-static struct block *block_at(uintptr_t p)
+/* Under maps.mu: the block that holds address p, or NULL. */
+static struct block *block_holding(uintptr_t p)
 {
     for (size_t i = 0; i < maps.n; i++)
-        if (maps.v[i].at == p)
+        if (p - maps.v[i].at < maps.v[i].len)
             return &maps.v[i];
     return NULL;
 }
@@ -85,8 +86,8 @@ static void note(struct block b)
 static bool take(uintptr_t p, size_t len, struct block *out)
 {
     pthread_mutex_lock(&maps.mu);
-    struct block *b = block_at(p);
-    bool whole = b && page_round(len) >= b->len;
+    struct block *b = block_holding(p);
+    bool whole = b && b->at == p && page_round(len) >= b->len;
     if (whole) {
         *out = *b;
         *b = maps.v[--maps.n];
@@ -113,10 +114,20 @@ static bool load(int fd, char *p, size_t len, off_t off)
     return true;
 }
 
-static int write_back(const struct block *b, size_t len)
+/* Writes bytes [from, from + len) of a shared mapping of a file back to
+ * it, as far as the file reaches: a mapping never makes its file longer. */
+static int write_back(const struct block *b, size_t from, size_t len)
 {
+    struct stat st;
+    if (fstat(b->fd, &st))
+        return -1;
+    off_t at = b->off + (off_t)from;
+    if (st.st_size <= at)
+        return 0;
+    if ((off_t)len > st.st_size - at)
+        len = (size_t)(st.st_size - at);
     for (size_t done = 0; done < len;) {
-        ssize_t k = pwrite(b->fd, (const char *)b->at + done, len - done, b->off + (off_t)done);
+        ssize_t k = pwrite(b->fd, (const char *)b->at + from + done, len - done, at + (off_t)done);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)
@@ -167,7 +178,7 @@ API int omp_rt_munmap(void *p, size_t len)
         return (int)syscall(SYS_munmap, p, len);
     if (!take((uintptr_t)p, len, &b))
         return 0;
-    int rc = b.fd >= 0 ? write_back(&b, b.len) : 0;
+    int rc = b.fd >= 0 ? write_back(&b, 0, b.len) : 0;
     if (b.fd >= 0)
         close(b.fd);
     omp_rt_free(p);
@@ -179,9 +190,12 @@ API int omp_rt_msync(void *p, size_t len, int flags)
     if (!dsm_range_shared((uintptr_t)p, len ? len : 1))
         return (int)syscall(SYS_msync, p, len, flags);
     pthread_mutex_lock(&maps.mu);
-    struct block *b = block_at((uintptr_t)p), copy = b ? *b : (struct block){ .fd = -1 };
+    struct block *b = block_holding((uintptr_t)p), copy = b ? *b : (struct block){ .fd = -1 };
     pthread_mutex_unlock(&maps.mu);
-    return copy.fd >= 0 ? write_back(&copy, len < copy.len ? len : copy.len) : 0;
+    if (copy.fd < 0)
+        return 0;
+    size_t from = (uintptr_t)p - copy.at;
+    return write_back(&copy, from, len < copy.len - from ? len : copy.len - from);
 }
 
 API void *omp_rt_mremap(void *p, size_t old_len, size_t new_len, int flags, void *to, const void *caller)

@@ -151,8 +151,13 @@ bool omp_heap_for_program(const void *caller);
 
 /* libc_alloc.c: the C library's definition of name, the next one after
  * libompdsm's (fatal if there is none), for the functions the runtime
- * stands in front of (here and files.c). */
+ * stands in front of (here, files.c, shared_io.c, proc_state.c). */
 void *omp_libc_fn(const char *name);
+/* REAL(fn) declares real_fn, the C library's fn, looked up once. */
+#define REAL(fn)                                 \
+    static __typeof__(fn) *real_##fn;            \
+    if (!real_##fn)                              \
+        real_##fn = (__typeof__(fn) *)omp_libc_fn(#fn)
 /* libc_alloc.c: C library functions that allocate for the program, called
  * with the caller's address (exported, as the malloc family). */
 char *omp_rt_strdup(const char *s, const void *caller);
@@ -170,6 +175,15 @@ void *omp_rt_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off
 int omp_rt_munmap(void *p, size_t len);
 int omp_rt_msync(void *p, size_t len, int flags);
 void *omp_rt_mremap(void *p, size_t old_len, size_t new_len, int flags, void *to, const void *caller);
+
+/* fork.c: whether this process is a child the program forked (it takes no
+ * part in the job); init notes the node's own process. */
+bool omp_rt_forked_child(void);
+void omp_fork_init(void);
+
+/* sys_out.c: getcwd into a buffer of the caller's, which may be shared;
+ * real is the C library's. */
+char *omp_sys_getcwd(char *buf, size_t size, char *(*real)(char *, size_t));
 
 /* shared_io.c: stdio's calls whose buffer may be shared memory (files.c
  * stands in front of them). */

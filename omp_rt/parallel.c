@@ -456,10 +456,7 @@ void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
     c = (struct region_cmd){ .kind = CMD_REGION, .fn = fn, .data = data, .icv = omp_icv,
                              .team = team_size_for(num_threads), .teams = omp_thr.teams,
                              .team_num = omp_thr.team_num };
-    omp_tls_mirror_publish();
-    omp_files_publish();
-    omp_proc_state_publish();
-    free(dsm_barrier_bcast(&c, sizeof c, NULL));
+    bcast_region(&c);
     start_team(&c);
 }
 

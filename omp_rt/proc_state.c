@@ -24,7 +24,6 @@
 #include "../util/log.h"
 #include "../util/xalloc.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -53,20 +52,6 @@ static struct {
     uint64_t gen;                       /* node 0: published; the others: applied */
     bool full_told;
 } ps = { .mu = PTHREAD_MUTEX_INITIALIZER };
-
-static void *libc(const char *name)
-{
-    void *f = dlsym(RTLD_NEXT, name);
-    if (!f)
-        dsm_fatal("cannot find the C library's %s", name);
-    return f;
-}
-
-/* real_NAME: the C library's NAME (declares and sets it). */
-#define REAL(name)                                                                                 \
-    static __typeof__(&name) real_##name;                                                          \
-    if (!real_##name)                                                                              \
-    real_##name = (__typeof__(&name))libc(#name)
 
 /* Whether a change is node 0's program's, made once the runtime runs. */
 static bool noted(const void *caller)

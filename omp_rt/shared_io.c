@@ -47,12 +47,6 @@
 
 enum { BOUNCE = 1 << 20 };
 
-/* real_fn: the C library's fn, looked up once. */
-#define REAL(fn)                                 \
-    static __typeof__(fn) *real_##fn;            \
-    if (!real_##fn)                              \
-        real_##fn = (__typeof__(fn) *)omp_libc_fn(#fn)
-
 static __thread char *bounce;
 
 static char *bounce_buffer(void)
@@ -74,9 +68,9 @@ static bool in_pieces(int fd)
     return fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* One piece of a transfer: moves up to len bytes between the bounce
- * buffer and the file, at offset off (or the file's position), as the
- * call asks; returns what the C library's call returns. */
+/* A transfer: piece() moves up to len bytes between the bounce buffer and
+ * the file, at offset off (or the file's position), as the call asks, and
+ * returns what the C library's call returns. */
 struct xfer {
     ssize_t (*piece)(const struct xfer *x, char *buf, size_t len, off_t off);
     int fd;

@@ -126,10 +126,13 @@ static noreturn void wait_for_regions(void)
 
 /* A node leaving through exit(): node 0 outside parallel regions (main
  * returned, or exit() was called) takes the others along, which wait for
- * regions; inside a region, on any node, see exit.c. */
+ * regions; inside a region, on any node, see exit.c.  A child the program
+ * forked leaves alone (fork.c). */
 static void at_exit(int status, void *arg)
 {
     (void)arg;
+    if (omp_rt_forked_child())
+        return;
     if (omp_rt.node != 0 || omp_rt.in_team)
         omp_exit_job(status);
     omp_rt_broadcast_exit(status);
@@ -187,6 +190,7 @@ __attribute__((visibility("default"))) int omp_rt_start(int argc, char **argv, c
     omp_tls_mirror_init();
     omp_files_init();
     omp_proc_state_init();
+    omp_fork_init();
     on_exit(at_exit, NULL);
     if (omp_rt.node != 0)
         wait_for_regions();

@@ -3,13 +3,15 @@
  * every node: an anonymous mapping filled and summed by parallel loops
  * (then grown with mremap), a file mapped privately and summed in
  * parallel, and a shared writable mapping of a file changed in parallel,
- * written back by msync and munmap and read back with read.
+ * written back by msync and munmap (the file no longer than it was) and
+ * read back with pread.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define N 300000
@@ -72,7 +74,10 @@ int main(void)
     long bs = 0;
     for (int i = 0; i < N; i++)
         bs += back[i];
-    printf("shared file mapping: msync %d munmap %d, read back %zd bytes, sum %ld\n", synced, unmapped, got, bs);
+    struct stat st;
+    fstat(fd, &st);
+    printf("shared file mapping: msync %d munmap %d, file %ld bytes, read back %zd, sum %ld\n", synced, unmapped,
+           (long)st.st_size, got, bs);
     fclose(f);
     return 0;
 }

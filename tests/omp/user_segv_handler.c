@@ -6,7 +6,7 @@
  * parallel loops write and read shared arrays after the handler is in
  * place), the program's handler must get the faults that are its own, on
  * every node, and sigaction() and signal() must report the handler the
- * program set last.
+ * program set last; a handler set with SA_RESETHAND runs once.
  */
 #include <omp.h>
 #include <setjmp.h>
@@ -74,6 +74,15 @@ int main(void)
            omp_get_max_threads());
     void (*previous)(int) = signal(SIGSEGV, SIG_DFL);
     printf("signal reports the last handler: %d\n", previous == on_fault_plain);
+
+    /* A handler for one fault (SA_RESETHAND): the disposition is the
+     * default again once it ran, with the flags the program gave. */
+    sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
+    sigaction(SIGSEGV, &sa, NULL);
+    int once = readable((long *)32);
+    sigaction(SIGSEGV, NULL, &old);
+    printf("one-shot handler: readable %d, then default %d, flags kept %d\n", once, old.sa_handler == SIG_DFL,
+           (old.sa_flags & SA_RESETHAND) != 0);
 
     long sum = 0;
 #pragma omp parallel for reduction(+ : sum)
