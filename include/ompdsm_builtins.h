@@ -1,7 +1,8 @@
 /*
  * ompdsm_builtins.h: GCC's legacy __sync builtins, and its atomic_flag
- * builtins, as the __atomic builtins they equal.  ompdsm-cc includes it ahead of every source it compiles
- * (-include); programs do not include it themselves.
+ * builtins, as the __atomic builtins they equal.  ompdsm-cc includes it
+ * ahead of every source it compiles (-include); programs do not include it
+ * themselves.
  *
  * GCC inlines a __sync builtin as a locked instruction whatever
  * -fno-inline-atomics says, and a locked instruction is atomic only within
