@@ -40,9 +40,13 @@ struct atomic_rep {
     uint64_t cookie, old;
 };
 
+/* A request in flight: the waiter's reply slot, and what the reply handler
+ * needs to mirror the result into this node's copy. */
 struct atomic_wait {
     struct net_wait w;
     uint64_t old;
+    bool mirrored;
+    struct atomic_req req;
 };
 
 #define RMW(type, p, op, v1, v2, out)                                                      \
@@ -111,22 +115,6 @@ static void on_atomic(int src, void *body, size_t len)
     net_send(src, OP_ATOMIC_REP, &rep, sizeof rep, NULL, 0);
 }
 
-static void on_atomic_rep(int src, void *body, size_t len)
-{
-    (void)src;
-    (void)len;
-    struct atomic_rep *r = body;
-    struct atomic_wait *aw = (struct atomic_wait *)(uintptr_t)r->cookie;
-    aw->old = r->old;
-    net_wait_done(&aw->w);
-}
-
-void dsm_atomic_register(void)
-{
-    net_register(OP_ATOMIC, on_atomic);
-    net_register(OP_ATOMIC_REP, on_atomic_rep);
-}
-
 uint64_t dsm_atomic_apply(enum dsm_atomic_op op, uint64_t old, uint64_t v)
 {
     switch (op) {
@@ -153,18 +141,47 @@ static uint64_t result_of(enum dsm_atomic_op op, int size, uint64_t old, uint64_
 }
 
 /* Stores `value` (its low `size` bytes) at `offset` of this node's copy of
- * a page homed elsewhere, and of its twin, if the copy is valid and no
- * thread owns it (a fetch would bring the home's value anyway). */
-static void mirror(uint64_t page, uint32_t offset, int size, uint64_t value)
+ * a page homed elsewhere, and of its twin, if the copy is valid; stripe
+ * lock held, nothing under way on the page. */
+static void store_locked(uint64_t page, uint32_t offset, int size, uint64_t value)
+{
+    if (dsm.state[page] == PG_INVALID)
+        return;
+    dsm_atomic_local(dsm_rt(page) + offset, DSM_AT_STORE, size, value, 0);
+    if (dsm.twin[page])
+        memcpy((char *)dsm.twin[page] + offset, &value, (size_t)size);
+}
+
+/* The copy takes the result, unless a fetch or flush of the page is under
+ * way (returns false): the caller then waits for it (mirror_settled). */
+static bool mirror(uint64_t page, uint32_t offset, int size, uint64_t value)
 {
     struct dsm_stripe *s = dsm_stripe(page);
     dsm_lock(&s->mu);
-    if (dsm.state[page] != PG_INVALID && !dsm_flag(page, PF_BUSY)) {
-        dsm_atomic_local(dsm_rt(page) + offset, DSM_AT_STORE, size, value, 0);
-        if (dsm.twin[page])
-            memcpy((char *)dsm.twin[page] + offset, &value, (size_t)size);
-    }
+    bool idle = !dsm_flag(page, PF_BUSY);
+    if (idle)
+        store_locked(page, offset, size, value);
     dsm_unlock(&s->mu);
+    return idle;
+}
+
+/* The reply found a fetch or flush of the page under way.  A fetch may have
+ * read the home before the operation ran there: once it is done, a
+ * read-only copy is dropped, and the next read fetches one that holds the
+ * result.  A copy with a twin (a flush, or a fetch for a write) takes the
+ * result as mirror() would have given it. */
+static void mirror_settled(uint64_t page, uint32_t offset, int size, uint64_t value)
+{
+    struct dsm_stripe *s = dsm_stripe(page);
+    dsm_lock(&s->mu);
+    while (dsm_flag(page, PF_BUSY))
+        pthread_cond_wait(&s->cv, &s->mu);
+    bool drop = dsm.state[page] == PG_RO && !dsm.twin[page];
+    if (!drop)
+        store_locked(page, offset, size, value);
+    dsm_unlock(&s->mu);
+    if (drop)
+        dsm_invalidate(&page, NULL, 1);
 }
 
 /* The value this node wrote at `offset` of a page homed elsewhere since its
@@ -186,14 +203,40 @@ static bool pending_write(uint64_t page, uint32_t offset, int size, uint64_t *va
     return pending;
 }
 
+/* The reply mirrors the result before it wakes the requester, in the order
+ * the home served this node's requests (handlers run one at a time, in the
+ * order messages arrive): two threads of this node adding to one counter
+ * leave the later sum in the copy.  Mirrored by the requesters themselves,
+ * after they woke, the earlier sum could land last, and a thread read back
+ * less than its own addition had made. */
+static void on_atomic_rep(int src, void *body, size_t len)
+{
+    (void)src;
+    (void)len;
+    struct atomic_rep *r = body;
+    struct atomic_wait *aw = (struct atomic_wait *)(uintptr_t)r->cookie;
+    const struct atomic_req *q = &aw->req;
+    aw->old = r->old;
+    aw->mirrored = mirror(q->page, q->offset, q->size, result_of(q->op, q->size, r->old, q->v1, q->v2));
+    net_wait_done(&aw->w);
+}
+
+void dsm_atomic_register(void)
+{
+    net_register(OP_ATOMIC, on_atomic);
+    net_register(OP_ATOMIC_REP, on_atomic_rep);
+}
+
 static uint64_t at_remote(int home, uint64_t page, uint32_t offset, int op, int size, uint64_t v1, uint64_t v2)
 {
     struct atomic_wait aw;
     net_wait_init(&aw.w, 1);
-    struct atomic_req r = { .cookie = (uint64_t)(uintptr_t)&aw, .page = page, .offset = offset,
-                            .op = (uint8_t)op, .size = (uint8_t)size, .v1 = v1, .v2 = v2 };
-    net_send(home, OP_ATOMIC, &r, sizeof r, NULL, 0);
+    aw.req = (struct atomic_req){ .cookie = (uint64_t)(uintptr_t)&aw, .page = page, .offset = offset,
+                                  .op = (uint8_t)op, .size = (uint8_t)size, .v1 = v1, .v2 = v2 };
+    net_send(home, OP_ATOMIC, &aw.req, sizeof aw.req, NULL, 0);
     net_wait(&aw.w);
+    if (!aw.mirrored)
+        mirror_settled(page, offset, size, result_of(op, size, aw.old, v1, v2));
     return aw.old;
 }
 
@@ -215,7 +258,5 @@ uint64_t dsm_atomic(uintptr_t addr, enum dsm_atomic_op op, int size, uint64_t v1
     uint64_t written;
     if (pending_write((uint64_t)page, offset, size, &written))
         at_remote(home, (uint64_t)page, offset, DSM_AT_STORE, size, written, 0);
-    uint64_t old = at_remote(home, (uint64_t)page, offset, op, size, v1, v2);
-    mirror((uint64_t)page, offset, size, result_of(op, size, old, v1, v2));
-    return old;
+    return at_remote(home, (uint64_t)page, offset, op, size, v1, v2);
 }

@@ -4,14 +4,18 @@
  * __sync_sub_and_fetch on several integer sizes, a flag word built with
  * __sync_fetch_and_or, a maximum kept with the usual compare-and-swap loop
  * that reads the variable again with a plain read after a failed swap, a
- * test-and-set taken and released by every thread in turn, and a thread
- * reading, with a plain read, the counter it has just incremented.  Every
- * update must count once, across nodes too.
+ * test-and-set taken and released by every thread in turn, and threads
+ * reading, with a plain read, the counter each has just incremented, many
+ * times over (two threads of a node whose results reach the node's copy
+ * out of order, or a fetch of the page under way as the result comes back,
+ * must not hide a thread's own increment from it).  Every update must
+ * count once, across nodes too.
  */
 #include <omp.h>
 #include <stdio.h>
 
 #define N 20000
+#define ROUNDS 200
 
 static long hits;
 static int down = 4 * N;
@@ -43,13 +47,14 @@ int main(void)
     long val_cas = __sync_val_compare_and_swap(&maximum, N - 1, -5);
 
 #pragma omp parallel
-    {
+    for (int r = 0; r < ROUNDS; r++) {
         long before = __sync_fetch_and_add(&hits, 1);
         if (hits <= before)
             __sync_fetch_and_and(&seen_own, 0);
     }
 
-    printf("hits %ld down %d small %d flags %llx\n", hits - omp_get_max_threads(), down, small, flags);
+    printf("hits %ld down %d small %d flags %llx\n", hits - ROUNDS * omp_get_max_threads(), down, small,
+           flags);
     printf("maximum %ld then %ld taken %ld seen own %d\n", val_cas, maximum, taken, seen_own);
     return 0;
 }
