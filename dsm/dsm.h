@@ -197,7 +197,9 @@ static inline void dsm_flag_clear(uint64_t page, uint16_t f)
 void dsm_set_globals(uintptr_t start, uintptr_t end);
 void dsm_segments_init(void);
 int64_t dsm_page_of(uintptr_t addr);
-bool dsm_range_shared(uintptr_t addr, size_t len);   /* any byte of [addr, addr + len), len > 0 */
+/* Whether any byte of [p, p + len) is shared; not for NULL or len 0.  The
+ * bytes are not read (a read() buffer is not written yet). */
+bool dsm_range_shared(const void *p, size_t len) __attribute__((access(none, 1)));
 /* In a child process the program forked: each segment mapped again,
  * privately (copy on write), readable and writable, with this node's
  * copies as they are (main()'s stack copied from stack_in_use up, at

@@ -223,8 +223,11 @@ void dsm_segments_privatize(uintptr_t stack_in_use)
     dsm.nsegs = 0;
 }
 
-bool dsm_range_shared(uintptr_t addr, size_t len)
+bool dsm_range_shared(const void *p, size_t len)
 {
+    uintptr_t addr = (uintptr_t)p;
+    if (!p || !len)
+        return false;
     for (int i = 0; i < dsm.nsegs; i++) {
         const struct dsm_seg *s = &dsm.segs[i];
         if (addr < s->base + s->size && (addr >= s->base || s->base - addr < len))

@@ -33,13 +33,6 @@
 #include <stdint.h>
 #include <string.h>
 
-static uint64_t rmw(volatile void *p, enum dsm_atomic_op op, int size, uint64_t v1, uint64_t v2)
-{
-    if (dsm_page_of((uintptr_t)p) >= 0)
-        return dsm_atomic((uintptr_t)p, op, size, v1, v2);
-    return dsm_atomic_local(p, op, size, v1, v2);
-}
-
 /* The orders that release and that acquire; a load only acquires, a store
  * only releases. */
 static bool releases(int mo, enum dsm_atomic_op op)
@@ -54,14 +47,16 @@ static bool acquires(int mo, enum dsm_atomic_op op)
     return op != DSM_AT_STORE && mo != __ATOMIC_RELAXED && mo != __ATOMIC_RELEASE;
 }
 
-/* rmw() with the flushes its memory order asks for (above). */
+/* The operation, at the home of a shared address with the flushes its
+ * memory order asks for (above), or a CPU atomic on a private one. */
 static uint64_t ordered(volatile void *p, int mo, enum dsm_atomic_op op, int size, uint64_t v1, uint64_t v2)
 {
-    bool shared = dsm_page_of((uintptr_t)p) >= 0;
-    if (shared && releases(mo, op))
+    if (dsm_page_of((uintptr_t)p) < 0)
+        return dsm_atomic_local(p, op, size, v1, v2);
+    if (releases(mo, op))
         omp_rt_flush_at_atomic();
-    uint64_t old = rmw(p, op, size, v1, v2);
-    if (shared && acquires(mo, op))
+    uint64_t old = dsm_atomic((uintptr_t)p, op, size, v1, v2);
+    if (acquires(mo, op))
         omp_rt_flush_at_atomic();
     return old;
 }

@@ -60,8 +60,7 @@ static struct {
 
 static size_t page_round(size_t len)
 {
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    return (len + page - 1) & ~(page - 1);
+    return (len + dsm.page_size - 1) & ~(dsm.page_size - 1);
 }
 
 /* Under maps.mu: the block that holds address p, or NULL. */
@@ -151,7 +150,7 @@ API void *omp_rt_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t
     if (!omp_heap_for_program(caller) || !len || !ours(addr, flags, fd))
         return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
     size_t size = page_round(len);
-    char *p = omp_rt_memalign((size_t)sysconf(_SC_PAGESIZE), size, caller);
+    char *p = omp_rt_memalign(dsm.page_size, size, caller);
     if (!p) {
         errno = ENOMEM;
         return MAP_FAILED;
@@ -174,7 +173,7 @@ API void *omp_rt_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t
 API int omp_rt_munmap(void *p, size_t len)
 {
     struct block b;
-    if (!dsm_range_shared((uintptr_t)p, len ? len : 1))
+    if (!dsm_range_shared(p, len))
         return (int)syscall(SYS_munmap, p, len);
     if (!take((uintptr_t)p, len, &b))
         return 0;
@@ -187,7 +186,7 @@ API int omp_rt_munmap(void *p, size_t len)
 
 API int omp_rt_msync(void *p, size_t len, int flags)
 {
-    if (!dsm_range_shared((uintptr_t)p, len ? len : 1))
+    if (!dsm_range_shared(p, len))
         return (int)syscall(SYS_msync, p, len, flags);
     pthread_mutex_lock(&maps.mu);
     struct block *b = block_holding((uintptr_t)p), copy = b ? *b : (struct block){ .fd = -1 };
@@ -200,7 +199,7 @@ API int omp_rt_msync(void *p, size_t len, int flags)
 
 API void *omp_rt_mremap(void *p, size_t old_len, size_t new_len, int flags, void *to, const void *caller)
 {
-    if (!dsm_range_shared((uintptr_t)p, old_len ? old_len : 1))
+    if (!dsm_range_shared(p, old_len ? old_len : 1))
         return (void *)syscall(SYS_mremap, p, old_len, new_len, flags, to);
     struct block b;
     if (!(flags & MREMAP_MAYMOVE) || (flags & MREMAP_FIXED) || !take((uintptr_t)p, old_len, &b)) {
@@ -208,7 +207,7 @@ API void *omp_rt_mremap(void *p, size_t old_len, size_t new_len, int flags, void
         return MAP_FAILED;
     }
     size_t size = page_round(new_len);
-    char *q = omp_rt_memalign((size_t)sysconf(_SC_PAGESIZE), size, caller);
+    char *q = omp_rt_memalign(dsm.page_size, size, caller);
     if (!q) {
         note(b);
         errno = ENOMEM;

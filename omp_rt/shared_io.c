@@ -56,11 +56,6 @@ static char *bounce_buffer(void)
     return bounce;
 }
 
-static bool shared(const void *p, size_t len)
-{
-    return len && dsm_range_shared((uintptr_t)p, len);
-}
-
 /* Whether fd may be read or written in several pieces: a regular file. */
 static bool in_pieces(int fd)
 {
@@ -180,7 +175,7 @@ static ssize_t shared_write(int fd, const void *p, size_t len, off_t off)
 
 API ssize_t read(int fd, void *p, size_t len)
 {
-    if (shared(p, len))
+    if (dsm_range_shared(p, len))
         return shared_read(fd, p, len, -1);
     REAL(read);
     return real_read(fd, p, len);
@@ -188,7 +183,7 @@ API ssize_t read(int fd, void *p, size_t len)
 
 API ssize_t write(int fd, const void *p, size_t len)
 {
-    if (shared(p, len))
+    if (dsm_range_shared(p, len))
         return shared_write(fd, p, len, -1);
     REAL(write);
     return real_write(fd, p, len);
@@ -196,7 +191,7 @@ API ssize_t write(int fd, const void *p, size_t len)
 
 API ssize_t pread(int fd, void *p, size_t len, off_t off)
 {
-    if (shared(p, len) && off >= 0)
+    if (dsm_range_shared(p, len) && off >= 0)
         return shared_read(fd, p, len, off);
     REAL(pread);
     return real_pread(fd, p, len, off);
@@ -204,7 +199,7 @@ API ssize_t pread(int fd, void *p, size_t len, off_t off)
 
 API ssize_t pwrite(int fd, const void *p, size_t len, off_t off)
 {
-    if (shared(p, len) && off >= 0)
+    if (dsm_range_shared(p, len) && off >= 0)
         return shared_write(fd, p, len, off);
     REAL(pwrite);
     return real_pwrite(fd, p, len, off);
@@ -216,7 +211,7 @@ API ssize_t pwrite64(int fd, const void *p, size_t len, off_t off) __attribute__
 
 API ssize_t recv(int fd, void *p, size_t len, int flags)
 {
-    if (shared(p, len)) {
+    if (dsm_range_shared(p, len)) {
         struct xfer x = { .piece = piece_recv, .fd = fd, .flags = flags, .off = -1 };
         return read_via_bounce(&x, p, len);
     }
@@ -233,7 +228,7 @@ API ssize_t send(int fd, const void *p, size_t len, int flags)
 API ssize_t recvfrom(int fd, void *p, size_t len, int flags, struct sockaddr *from, socklen_t *fromlen)
 {
     REAL(recvfrom);
-    if (!shared(p, len))
+    if (!dsm_range_shared(p, len))
         return real_recvfrom(fd, p, len, flags, from, fromlen);
     char *b = bounce_buffer();
     size_t room = len < BOUNCE ? len : BOUNCE;
@@ -245,7 +240,7 @@ API ssize_t recvfrom(int fd, void *p, size_t len, int flags, struct sockaddr *fr
 
 API ssize_t sendto(int fd, const void *p, size_t len, int flags, const struct sockaddr *to, socklen_t tolen)
 {
-    if (shared(p, len)) {
+    if (dsm_range_shared(p, len)) {
         struct xfer x = { .piece = piece_sendto, .fd = fd, .flags = flags, .to = to, .tolen = tolen, .off = -1 };
         return write_via_bounce(&x, p, len);
     }
@@ -273,7 +268,7 @@ static ssize_t vector(int fd, const struct iovec *iov, int n, bool out)
 static bool any_shared(const struct iovec *iov, int n)
 {
     for (int i = 0; i < n; i++)
-        if (shared(iov[i].iov_base, iov[i].iov_len))
+        if (dsm_range_shared(iov[i].iov_base, iov[i].iov_len))
             return true;
     return false;
 }
@@ -346,7 +341,7 @@ static bool too_many(size_t size, size_t n)
 size_t omp_shared_fread(void *p, size_t size, size_t n, FILE *f)
 {
     REAL(fread);
-    if (too_many(size, n) || !shared(p, size * n))
+    if (too_many(size, n) || !dsm_range_shared(p, size * n))
         return real_fread(p, size, n, f);
     struct xfer x = { .piece = piece_fread, .file = f, .off = -1, .whole = true };
     return (size_t)read_via_bounce(&x, p, size * n) / size;
@@ -355,7 +350,7 @@ size_t omp_shared_fread(void *p, size_t size, size_t n, FILE *f)
 size_t omp_shared_fwrite(const void *p, size_t size, size_t n, FILE *f)
 {
     REAL(fwrite);
-    if (too_many(size, n) || !shared(p, size * n))
+    if (too_many(size, n) || !dsm_range_shared(p, size * n))
         return real_fwrite(p, size, n, f);
     struct xfer x = { .piece = piece_fwrite, .file = f, .off = -1, .whole = true };
     return (size_t)write_via_bounce(&x, p, size * n) / size;
@@ -365,7 +360,7 @@ int omp_shared_fputs(const char *s, FILE *f)
 {
     REAL(fputs);
     size_t len = strlen(s);
-    if (!shared(s, len))
+    if (!dsm_range_shared(s, len))
         return real_fputs(s, f);
     return omp_shared_fwrite(s, 1, len, f) == len ? 1 : EOF;
 }
@@ -382,7 +377,7 @@ API int puts(const char *s)
 {
     REAL(puts);
     size_t len = strlen(s);
-    if (!shared(s, len))
+    if (!dsm_range_shared(s, len))
         return real_puts(s);
     if (omp_shared_fwrite(s, 1, len, stdout) != len || putchar('\n') == EOF)
         return EOF;

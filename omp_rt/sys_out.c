@@ -41,11 +41,6 @@
 
 #define API __attribute__((visibility("default")))
 
-static bool shared(const void *p, size_t len)
-{
-    return p && len && dsm_range_shared((uintptr_t)p, len);
-}
-
 /* Makes the pages of [p, p + len) writable here, their data unchanged. */
 static void writable(void *p, size_t len)
 {
@@ -57,7 +52,7 @@ static void writable(void *p, size_t len)
 /* The pages of a path name are read by the kernel: held here first. */
 static void path_held(const char *path)
 {
-    if (path && dsm_range_shared((uintptr_t)path, 1))
+    if (dsm_range_shared(path, 1))
         (void)strlen(path);
 }
 
@@ -65,7 +60,7 @@ static void path_held(const char *path)
  * EFAULT on the shared buffer [p, p + len), twice at most. */
 #define RESULT_INTO(p, len, call)                                      \
     do {                                                               \
-        bool shared_ = shared((p), (len));                             \
+        bool shared_ = dsm_range_shared((p), (len));                             \
         for (int try_ = 0; try_ < 3; try_++) {                         \
             if (shared_)                                               \
                 writable((void *)(p), (len));                          \
