@@ -284,6 +284,10 @@ void dsm_fault(uint64_t page, bool write);
  * home are unshared, dsm_ps_home_unshare; on one host its diffs may be
  * still on their way when it returns, dsm_wait_applied). */
 void dsm_release(struct dsm_plist *written, bool barrier);
+/* The node runs up to n program threads from now on (dsm.app_threads); the
+ * first time it runs more than one, its hot pages cool.  Right after a
+ * release, with no application thread running. */
+void dsm_set_app_threads(int n);
 /* Waits until the homes have applied every diff batch that barriers'
  * releases posted (a barrier, before its acquire, and before a node runs
  * other nodes' tasks in it). */

@@ -667,6 +667,25 @@ static void release(struct dsm_plist *written, bool barrier)
 
 static pthread_mutex_t release_mu = PTHREAD_MUTEX_INITIALIZER;
 
+void dsm_set_app_threads(int n)
+{
+    dsm_lock(&release_mu);
+    if (dsm.app_threads == 1 && n > 1) {
+        struct dsm_plist cool = { 0 };
+        for (size_t i = 0; i < hot.n; i++) {
+            if (dsm_flag(hot.v[i].page, PF_HOT))
+                dsm_plist_add(&cool, hot.v[i].page);
+            dsm_flag_clear(hot.v[i].page, PF_HOT_LISTED);
+        }
+        hot.n = 0;
+        dsm_plist_sort(&cool);
+        dsm_cool(cool.pages, cool.n);
+        dsm_plist_free(&cool);
+    }
+    dsm.app_threads = n;
+    dsm_unlock(&release_mu);
+}
+
 void dsm_release(struct dsm_plist *written, bool barrier)
 {
     dsm_lock(&release_mu);

@@ -16,13 +16,15 @@ typedef enum omp_sched_t { omp_sched_static = 1, omp_sched_dynamic, omp_sched_gu
 
 API int omp_get_num_threads(void) { return omp_rt_team_size(); }
 API int omp_get_thread_num(void) { return omp_rt_thread_num(); }
-/* The nthreads-var ICV, bounded by the threads the nodes run, inside a
- * region too (as libgomp: a program that sizes per-thread data by it in a
- * region got 1, though a nested region would run one thread). */
+/* The nthreads-var ICV (the threads the nodes run by default if unset),
+ * inside a region too (as libgomp: a program that sizes per-thread data by
+ * it in a region got 1, though a nested region would run one thread). */
 API int omp_get_max_threads(void)
 {
-    int all = omp_rt_max_threads(), k = omp_icv.nthreads > 0 && omp_icv.nthreads < all ? omp_icv.nthreads : all;
-    return k < omp_icv.thread_limit ? k : (int)omp_icv.thread_limit;
+    long k = omp_icv.nthreads > 0 ? omp_icv.nthreads : omp_rt_max_threads();
+    long most = (long)omp_rt.nodes * OMP_RT_NODE_THREADS_MAX;
+    k = k < most ? k : most;
+    return (int)(k < omp_icv.thread_limit ? k : omp_icv.thread_limit);
 }
 API int omp_get_num_procs(void) { return omp_rt_max_threads(); }
 API int omp_in_parallel(void) { return omp_thr.active; }

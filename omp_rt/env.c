@@ -74,8 +74,9 @@ static void load_threads_per_node(void)
 {
     const char *v = dsm_env("OMPDSM_THREADS_PER_NODE"), *end;
     long n = 0;
-    if (v && (!parse_long(v, 1, 1024, &n, &end) || *end))
-        dsm_fatal("OMPDSM_THREADS_PER_NODE='%s' is not a number of threads from 1 to 1024", v);
+    if (v && (!parse_long(v, 1, OMP_RT_NODE_THREADS_MAX, &n, &end) || *end))
+        dsm_fatal("OMPDSM_THREADS_PER_NODE='%s' is not a number of threads from 1 to %d", v,
+                  OMP_RT_NODE_THREADS_MAX);
     omp_rt.threads = (int)n;
 }
 
@@ -395,7 +396,7 @@ void omp_env_display(bool verbose)
     fprintf(stderr, "  OMP_DYNAMIC = '%s'\n", omp_icv.dynamic ? "TRUE" : "FALSE");
     fprintf(stderr, "  OMP_NESTED = '%s'\n", omp_icv.nested ? "TRUE" : "FALSE");
     int all = omp_rt_max_threads();
-    fprintf(stderr, "  OMP_NUM_THREADS = '%d'\n", omp_icv.nthreads > 0 && omp_icv.nthreads < all ? omp_icv.nthreads : all);
+    fprintf(stderr, "  OMP_NUM_THREADS = '%d'\n", omp_icv.nthreads > 0 ? omp_icv.nthreads : all);
     if (omp_icv.sched == OMP_SCHED_PROFILED) {
         fprintf(stderr, "  OMP_SCHEDULE = 'profiled,warmup=%u,alpha=%g,hold=%u,min=%lu'\n", omp_profiled.warmup,
                 omp_profiled.alpha, omp_profiled.hold, (unsigned long)omp_profiled.min);

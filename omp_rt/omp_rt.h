@@ -63,9 +63,13 @@ struct omp_icv {
 };
 
 /* The node's part in the job and in the outermost region. */
+/* The OpenMP threads a node runs at most. */
+#define OMP_RT_NODE_THREADS_MAX 1024
+
 struct omp_rt {
     int node, nodes;
-    int threads;                /* OpenMP threads this node may run (placement.c) */
+    int threads;                /* OpenMP threads this node runs by default (placement.c) */
+    int capacity;               /* threads it runs at most: threads, or more once a region asked */
     int team;                   /* threads of the outermost region (level 1); 1 outside */
     int team_nodes;             /* nodes with threads in it (0 .. team_nodes-1) */
     int local;                  /* this node's threads in it */

@@ -263,9 +263,25 @@ static void start_team(const struct region_cmd *c)
     set_up_worksharing(c);
 }
 
+/* A region that asks for more threads than the nodes run by default
+ * (num_threads, omp_set_num_threads or OMP_NUM_THREADS larger than nodes x
+ * threads) gets them, as libgomp starts more threads than there are CPUs:
+ * every node makes room for its share, at the same region.  The region's
+ * start was a release of every node, and no application thread runs yet,
+ * which the DSM needs to stop keeping hot pages (dsm_set_app_threads). */
+static void make_room(int team)
+{
+    int per = (team + omp_rt.nodes - 1) / omp_rt.nodes;
+    if (per <= omp_rt.capacity)
+        return;
+    omp_rt.capacity = per;
+    dsm_set_app_threads(per);
+}
+
 static void run_region(const struct region_cmd *c)
 {
     omp_icv = c->icv;
+    make_room(c->team);
     split_team(c->team);
     if (omp_rt.node >= omp_rt.team_nodes) {
         sit_out();
@@ -325,23 +341,25 @@ static void run_alone(const struct region_cmd *c)
 
 /* The size of the team of a new region: num_threads is the clause's value
  * (1 for if(0) too), 0 without a clause, then the nthreads ICV
- * (omp_set_num_threads, OMP_NUM_THREADS) decides; at most the threads of
- * all nodes (omp_rt_max_threads) and OMP_THREAD_LIMIT. */
+ * (omp_set_num_threads, OMP_NUM_THREADS) decides, else the threads the
+ * nodes run by default (omp_rt_max_threads); at most OMP_THREAD_LIMIT and
+ * OMP_RT_NODE_THREADS_MAX a node.  A team larger than the nodes run makes
+ * room on every node (make_room). */
 static int team_size_for(unsigned num_threads)
 {
-    long all = omp_rt_max_threads();
-    long k = num_threads ? (long)num_threads : omp_icv.nthreads > 0 ? omp_icv.nthreads : all;
-    if (k > all) {
+    long most = (long)omp_rt.nodes * OMP_RT_NODE_THREADS_MAX;
+    long k = num_threads ? (long)num_threads : omp_icv.nthreads > 0 ? omp_icv.nthreads : omp_rt_max_threads();
+    if (k > omp_icv.thread_limit)
+        k = omp_icv.thread_limit;
+    if (k > most) {
         static bool told;
         if (!told && omp_rt.node == 0)
             dsm_warn("a parallel region asks for %ld threads (num_threads, omp_set_num_threads or "
-                     "OMP_NUM_THREADS): %d nodes run %d OpenMP threads each (OMPDSM_THREADS_PER_NODE); "
-                     "the team has %ld threads", k, omp_rt.nodes, omp_rt.threads, all);
+                     "OMP_NUM_THREADS): %d nodes run at most %d OpenMP threads each; the team has %ld threads",
+                     k, omp_rt.nodes, OMP_RT_NODE_THREADS_MAX, most);
         told = true;
-        k = all;
+        k = most;
     }
-    if (k > omp_icv.thread_limit)
-        k = omp_icv.thread_limit;
     return (int)k;
 }
 

@@ -79,7 +79,7 @@ static int cpus_of(const struct place *all, int nodes, int i)
         sharing += same_machine(&all[i], &all[j]) && CPU_COUNT(&both) > 0;
     }
     int n = CPU_COUNT(&all[i].cpus) / (sharing ? sharing : 1);
-    return n < 1 ? 1 : n > 1024 ? 1024 : n;
+    return n < 1 ? 1 : n > OMP_RT_NODE_THREADS_MAX ? OMP_RT_NODE_THREADS_MAX : n;
 }
 
 /* Whether the nodes of some machine run more threads than their CPUs. */
@@ -109,7 +109,7 @@ void omp_placement_init(void)
         all = boot_allgather(BOOT_TAG_PLACEMENT, &mine, sizeof mine, NULL);
     if (omp_rt.threads == 0 && omp_icv.nthreads > 0) {
         long per = (omp_icv.nthreads + omp_rt.nodes - 1) / omp_rt.nodes;
-        omp_rt.threads = per > 1024 ? 1024 : (int)per;
+        omp_rt.threads = per > OMP_RT_NODE_THREADS_MAX ? OMP_RT_NODE_THREADS_MAX : (int)per;
     }
     if (omp_rt.threads == 0) {
         int n = cpus_of(all, omp_rt.nodes, 0);
@@ -119,6 +119,7 @@ void omp_placement_init(void)
         }
         omp_rt.threads = n;
     }
+    omp_rt.capacity = omp_rt.threads;
     dsm.app_threads = omp_rt.threads;
     shared = oversubscribed(all, omp_rt.nodes, omp_rt.threads);
     if (all != &mine)
