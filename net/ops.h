@@ -47,6 +47,7 @@ enum net_op {
     OP_TASK_FULFILL,        /* fulfil → the node that created a detached task (task.c) */
     OP_TASK_CANCEL,         /* done → the creator of a task that cancels its taskgroup (task.c) */
     OP_JOB_EXIT,            /* job_exit → every other node (exit.c, net_send_done) */
+    OP_EXIT_FOR,            /* job_exit → node 0: run exit() for a thread of the sender (exit.c) */
     OP_FILE,                /* file_req + bytes → node 0 (files.c, net_send_done) */
     NET_MAX_OPS
 };

@@ -18,18 +18,27 @@
  * which does not stop the others when a node exits with status 0); not at
  * once, as its acknowledgement must first go out.  Output another thread
  * is printing at that moment may be cut, as in a process whose thread
- * calls exit() while another prints.  Program exit handlers run only on
- * the node that calls exit() (they were registered there, or not at all),
- * and statistics are not printed.
+ * calls exit() while another prints.  Statistics are not printed.
+ *
+ * The program's exit handlers (atexit, on_exit, destructors) and its
+ * stdio buffers are node 0's: main() registered and filled them there.  So
+ * a thread of another node that calls exit() publishes its writes (a
+ * flush), writes out its output and asks node 0 to exit() with its status
+ * for it, as libgomp runs the handlers on the thread that calls exit();
+ * node 0 does, on a thread of its own, which then ends the job as above.
+ * The asking thread waits for the end.
  */
 #include "omp_rt.h"
 
+#include "../dsm/dsm.h"
 #include "../net/boot.h"
 #include "../net/net.h"
 #include "../util/log.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -84,9 +93,39 @@ static void on_job_exit(int src, void *body, size_t len)
     pthread_detach(t);
 }
 
+/* At node 0: exit() for a thread of another node; the first request only
+ * (two nodes calling exit() at once are two threads doing so). */
+static void *exit_for(void *arg)
+{
+    dsm_fault_thread_init();
+    exit((int)(intptr_t)arg);
+}
+
+static void on_exit_for(int src, void *body, size_t len)
+{
+    static atomic_bool taken;
+    struct job_exit m;
+    if (len != sizeof m || omp_rt.node != 0)
+        dsm_fatal("malformed exit request from node %d", src);
+    memcpy(&m, body, sizeof m);
+    if (!atomic_exchange(&taken, true))
+        omp_thread_start(exit_for, (void *)(intptr_t)m.status, "thread that runs exit() for another node");
+}
+
 void omp_exit_register(void)
 {
     net_register(OP_JOB_EXIT, on_job_exit);
+    net_register(OP_EXIT_FOR, on_exit_for);
+}
+
+_Noreturn void omp_exit_at_node0(int status)
+{
+    omp_rt_flush();
+    fflush(NULL);
+    struct job_exit m = { .status = status };
+    net_send(0, OP_EXIT_FOR, &m, sizeof m, NULL, 0);
+    for (;;)
+        pause();
 }
 
 _Noreturn void omp_exit_job(int status)

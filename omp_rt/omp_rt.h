@@ -316,6 +316,8 @@ void omp_rt_flush_at_atomic(void);
 void omp_exit_init(FILE *out, FILE *err);
 void omp_exit_register(void);
 _Noreturn void omp_exit_job(int status);
+/* A thread of a node other than 0 that calls exit(): node 0 runs it. */
+_Noreturn void omp_exit_at_node0(int status);
 
 
 #endif

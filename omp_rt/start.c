@@ -133,7 +133,9 @@ static void at_exit(int status, void *arg)
     (void)arg;
     if (omp_rt_forked_child())
         return;
-    if (omp_rt.node != 0 || omp_rt.in_team)
+    if (omp_rt.node != 0)
+        omp_exit_at_node0(status);
+    if (omp_rt.in_team)
         omp_exit_job(status);
     omp_rt_broadcast_exit(status);
     omp_pool_quiesce();
