@@ -424,5 +424,9 @@ check "ompdsm-cc: #pragma omp flush acq_rel" "" \
     "$DSMCC" -c "$SRC/flush_acq_rel.c" -o "$tmp/flush_acq_rel.o"
 check "ompdsm-cc: -flto" "" "-flto is not supported" \
     "$DSMCC" -O2 -flto "$SRC/omp_small.c" -o "$tmp/lto"
+check "ompdsm-cc: -static" "" "-static is not supported" \
+    "$DSMCC" -O2 -static "$SRC/omp_small.c" -o "$tmp/static"
+check "ompdsm-cc: -fsanitize=thread" "" "-fsanitize=thread is not supported" \
+    "$DSMCC" -O2 -fsanitize=thread "$SRC/omp_small.c" -o "$tmp/tsan"
 
 exit $failed
