@@ -36,6 +36,8 @@
 #include <limits.h>
 #include <math.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -908,9 +910,12 @@ static void accept_strangers(void)
 {
     int i, fd;
     while ((i = free_stranger_slot()) >= 0 &&
-           (fd = accept4(job.listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK)) >= 0)
+           (fd = accept4(job.listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK)) >= 0) {
+        /* Replies of a few bytes, each waited for: no Nagle delay. */
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &(int){ 1 }, sizeof(int));
         job.strangers[i] = (struct stranger){ .fd = fd,
                                               .deadline = now_ms() + HELLO_TIMEOUT_MS };
+    }
 }
 
 static bool token_equal(const unsigned char *a, const char *b)
