@@ -19,13 +19,7 @@ API int omp_get_thread_num(void) { return omp_rt_thread_num(); }
 /* The nthreads-var ICV (the threads the nodes run by default if unset),
  * inside a region too (as libgomp: a program that sizes per-thread data by
  * it in a region got 1, though a nested region would run one thread). */
-API int omp_get_max_threads(void)
-{
-    long k = omp_icv.nthreads > 0 ? omp_icv.nthreads : omp_rt_max_threads();
-    long most = (long)omp_rt.nodes * OMP_RT_NODE_THREADS_MAX;
-    k = k < most ? k : most;
-    return (int)(k < omp_icv.thread_limit ? k : omp_icv.thread_limit);
-}
+API int omp_get_max_threads(void) { return (int)omp_rt_team_bound(omp_rt_nthreads()); }
 API int omp_get_num_procs(void) { return omp_rt_max_threads(); }
 API int omp_in_parallel(void) { return omp_thr.active; }
 API int omp_get_level(void) { return omp_thr.level; }

@@ -100,8 +100,8 @@ static struct loop_state *find(uint64_t region, uint64_t seq)
     struct loop_state *s = xcalloc(1, sizeof *s);
     s->region = region;
     s->seq = seq;
-    s->posted = xcalloc((size_t)omp_rt.capacity, sizeof *s->posted);
-    s->published = xcalloc((size_t)omp_rt.capacity, sizeof *s->published);
+    s->posted = xcalloc((size_t)dsm.app_threads, sizeof *s->posted);
+    s->published = xcalloc((size_t)dsm.app_threads, sizeof *s->published);
     s->link = da.list;
     da.list = s;
     return s;

@@ -9,9 +9,9 @@
  * Each node runs OMPDSM_THREADS_PER_NODE OpenMP threads (unset, the
  * CPUs it may run on or OMP_NUM_THREADS decide: placement.c):
  * OMP_NUM_THREADS=k gives teams of k threads split over the nodes
- * (parallel.c); more than the nodes run cannot be added (a region that
- * asks for more gets them all, reported once).  OMP_WAIT_POLICY sets how
- * long a waiting thread polls (dsm/config.c).  OMP_ALLOCATOR is the
+ * (parallel.c), which start more threads where k asks for more than they
+ * run.  OMP_WAIT_POLICY sets how long a waiting thread polls
+ * (dsm/config.c).  OMP_ALLOCATOR is the
  * default allocator (allocators.c), OMP_AFFINITY_FORMAT the default format
  * of omp_display_affinity (affinity.c); OMP_NUM_TEAMS and
  * OMP_TEAMS_THREAD_LIMIT size the teams construct's leagues (teams.c) and
@@ -395,8 +395,7 @@ void omp_env_display(bool verbose)
     fprintf(stderr, "  _OPENMP = '201511'\n");
     fprintf(stderr, "  OMP_DYNAMIC = '%s'\n", omp_icv.dynamic ? "TRUE" : "FALSE");
     fprintf(stderr, "  OMP_NESTED = '%s'\n", omp_icv.nested ? "TRUE" : "FALSE");
-    int all = omp_rt_max_threads();
-    fprintf(stderr, "  OMP_NUM_THREADS = '%d'\n", omp_icv.nthreads > 0 ? omp_icv.nthreads : all);
+    fprintf(stderr, "  OMP_NUM_THREADS = '%ld'\n", omp_rt_nthreads());
     if (omp_icv.sched == OMP_SCHED_PROFILED) {
         fprintf(stderr, "  OMP_SCHEDULE = 'profiled,warmup=%u,alpha=%g,hold=%u,min=%lu'\n", omp_profiled.warmup,
                 omp_profiled.alpha, omp_profiled.hold, (unsigned long)omp_profiled.min);

@@ -68,8 +68,8 @@ struct omp_icv {
 
 struct omp_rt {
     int node, nodes;
-    int threads;                /* OpenMP threads this node runs by default (placement.c) */
-    int capacity;               /* threads it runs at most: threads, or more once a region asked */
+    int threads;                /* OpenMP threads this node runs by default (placement.c); at
+                                 * most dsm.app_threads, which a larger team raises */
     int team;                   /* threads of the outermost region (level 1); 1 outside */
     int team_nodes;             /* nodes with threads in it (0 .. team_nodes-1) */
     int local;                  /* this node's threads in it */
@@ -201,7 +201,10 @@ int omp_rt_worker_loop(void);         /* nodes other than 0: returns the exit st
 void omp_rt_broadcast_exit(int status);
 int omp_rt_team_size(void);
 int omp_rt_thread_num(void);
-int omp_rt_max_threads(void);        /* the threads of all nodes */
+int omp_rt_max_threads(void);        /* the threads of all nodes by default */
+long omp_rt_nthreads(void);          /* the nthreads ICV, or omp_rt_max_threads() if unset */
+/* k threads bounded by OMP_THREAD_LIMIT and OMP_RT_NODE_THREADS_MAX a node. */
+long omp_rt_team_bound(long k);
 
 /* tls_mirror.c: node 0's threadprivate variables at the addresses other
  * nodes follow (copyin, copyprivate).  init on every node at start-up, in

@@ -83,6 +83,18 @@ int omp_rt_max_threads(void)
     return omp_rt.nodes * omp_rt.threads;
 }
 
+long omp_rt_nthreads(void)
+{
+    return omp_icv.nthreads > 0 ? omp_icv.nthreads : omp_rt_max_threads();
+}
+
+long omp_rt_team_bound(long k)
+{
+    long most = (long)omp_rt.nodes * OMP_RT_NODE_THREADS_MAX;
+    k = k < omp_icv.thread_limit ? k : omp_icv.thread_limit;
+    return k < most ? k : most;
+}
+
 /* The leader's part of a team barrier: the DSM barrier among the team's
  * nodes. */
 static void among_nodes(void *arg)
@@ -272,10 +284,8 @@ static void start_team(const struct region_cmd *c)
 static void make_room(int team)
 {
     int per = (team + omp_rt.nodes - 1) / omp_rt.nodes;
-    if (per <= omp_rt.capacity)
-        return;
-    omp_rt.capacity = per;
-    dsm_set_app_threads(per);
+    if (per > dsm.app_threads)
+        dsm_set_app_threads(per);
 }
 
 static void run_region(const struct region_cmd *c)
@@ -340,27 +350,21 @@ static void run_alone(const struct region_cmd *c)
 }
 
 /* The size of the team of a new region: num_threads is the clause's value
- * (1 for if(0) too), 0 without a clause, then the nthreads ICV
- * (omp_set_num_threads, OMP_NUM_THREADS) decides, else the threads the
- * nodes run by default (omp_rt_max_threads); at most OMP_THREAD_LIMIT and
- * OMP_RT_NODE_THREADS_MAX a node.  A team larger than the nodes run makes
- * room on every node (make_room). */
+ * (1 for if(0) too), 0 without a clause, then omp_rt_nthreads() decides,
+ * within omp_rt_team_bound().  A team larger than the nodes run makes room
+ * on every node (make_room). */
 static int team_size_for(unsigned num_threads)
 {
-    long most = (long)omp_rt.nodes * OMP_RT_NODE_THREADS_MAX;
-    long k = num_threads ? (long)num_threads : omp_icv.nthreads > 0 ? omp_icv.nthreads : omp_rt_max_threads();
-    if (k > omp_icv.thread_limit)
-        k = omp_icv.thread_limit;
-    if (k > most) {
+    long k = num_threads ? (long)num_threads : omp_rt_nthreads(), got = omp_rt_team_bound(k);
+    if (got < k && got < omp_icv.thread_limit) {
         static bool told;
         if (!told && omp_rt.node == 0)
             dsm_warn("a parallel region asks for %ld threads (num_threads, omp_set_num_threads or "
                      "OMP_NUM_THREADS): %d nodes run at most %d OpenMP threads each; the team has %ld threads",
-                     k, omp_rt.nodes, OMP_RT_NODE_THREADS_MAX, most);
+                     k, omp_rt.nodes, OMP_RT_NODE_THREADS_MAX, got);
         told = true;
-        k = most;
     }
-    return (int)k;
+    return (int)got;
 }
 
 /* Node 0 starts a region at the other nodes.  The region's data (GCC's

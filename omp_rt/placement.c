@@ -119,7 +119,6 @@ void omp_placement_init(void)
         }
         omp_rt.threads = n;
     }
-    omp_rt.capacity = omp_rt.threads;
     dsm.app_threads = omp_rt.threads;
     shared = oversubscribed(all, omp_rt.nodes, omp_rt.threads);
     if (all != &mine)

@@ -60,7 +60,7 @@ static void path_held(const char *path)
  * EFAULT on the shared buffer [p, p + len), twice at most. */
 #define RESULT_INTO(p, len, call)                                      \
     do {                                                               \
-        bool shared_ = dsm_range_shared((p), (len));                             \
+        bool shared_ = dsm_range_shared((p), (len));                   \
         for (int try_ = 0; try_ < 3; try_++) {                         \
             if (shared_)                                               \
                 writable((void *)(p), (len));                          \
