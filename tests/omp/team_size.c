@@ -19,6 +19,7 @@ static void check_team(int k, int via_set)
 {
     int nt = -1, ids = 0, crit = 0, atom = 0, lock_sum = 0, bar_ok = 1;
     long red = 0, dyn = 0, gui = 0, sec = 0, cp = -1, ord_bad = 0, ord_next = 0;
+    long bad_iter = -1, bad_seen = -1, bad_thread = -1;    /* the first out-of-turn ordered part */
     omp_lock_t lock;
     omp_init_lock(&lock);
     for (int i = 0; i < 64; i++)
@@ -55,8 +56,11 @@ static void check_team(int k, int via_set)
         for (int i = 0; i < 60; i++) {
 #pragma omp ordered
             {
-                if (ord_next != i)
-                    ord_bad++;
+                if (ord_next != i && !ord_bad++) {
+                    bad_iter = i;
+                    bad_seen = ord_next;
+                    bad_thread = omp_get_thread_num();
+                }
                 ord_next = i + 1;
             }
         }
@@ -86,9 +90,13 @@ static void check_team(int k, int via_set)
         (void)ids;
     }
     omp_destroy_lock(&lock);
+    char ord[96] = "ok";
+    if (ord_bad)
+        snprintf(ord, sizeof ord, "WRONG(%ld out of turn, first: iteration %ld by thread %ld read %ld)", ord_bad,
+                 bad_iter, bad_thread, bad_seen);
     printf("k=%d %s: threads=%d barrier=%s red=%ld dyn=%ld gui=%ld ordered=%s sections=%ld copyprivate=%s\n", k,
-           via_set ? "omp_set_num_threads" : "num_threads", nt, bar_ok ? "ok" : "WRONG", red, dyn, gui,
-           ord_bad ? "WRONG" : "ok", sec, cp == -1 ? "ok" : "WRONG");
+           via_set ? "omp_set_num_threads" : "num_threads", nt, bar_ok ? "ok" : "WRONG", red, dyn, gui, ord, sec,
+           cp == -1 ? "ok" : "WRONG");
     printf("k=%d critical=%d atomic=%d lock=%d\n", k, crit, atom, lock_sum);
 }
 
