@@ -97,10 +97,8 @@ API char *omp_rt_strndup(const char *s, size_t max, const void *caller)
 
 API int omp_rt_vasprintf(char **out, const char *fmt, va_list ap, const void *caller)
 {
-    static int (*real)(char **, const char *, va_list);
-    if (!real)
-        real = (int (*)(char **, const char *, va_list))omp_libc_fn("vasprintf");
-    int n = real(out, fmt, ap);
+    REAL(vasprintf);
+    int n = real_vasprintf(out, fmt, ap);
     if (n < 0 || !omp_heap_for_program(caller))
         return n;
     /* The text may hold NUL bytes (%c of 0): copy all n + 1. */
@@ -112,15 +110,13 @@ API int omp_rt_vasprintf(char **out, const char *fmt, va_list ap, const void *ca
  * it is grown in the shared heap. */
 API ssize_t omp_rt_getdelim(char **line, size_t *size, int delim, FILE *f, const void *caller)
 {
-    static ssize_t (*real)(char **, size_t *, int, FILE *);
-    if (!real)
-        real = (ssize_t(*)(char **, size_t *, int, FILE *))omp_libc_fn("getdelim");
+    REAL(getdelim);
     omp_files_refuse(f, delim == '\n' ? "getline" : "getdelim");
     if (!omp_heap_for_program(caller) || !line || !size)
-        return real(line, size, delim, f);
+        return real_getdelim(line, size, delim, f);
     char *priv = NULL;
     size_t cap = 0;
-    ssize_t n = real(&priv, &cap, delim, f);
+    ssize_t n = real_getdelim(&priv, &cap, delim, f);
     int e = errno;
     if (n >= 0 && (!*line || *size < (size_t)n + 1)) {
         size_t want = (size_t)n + 1 > 2 * *size ? (size_t)n + 1 : 2 * *size;
@@ -142,34 +138,28 @@ API ssize_t omp_rt_getdelim(char **line, size_t *size, int delim, FILE *f, const
 
 API char *omp_rt_realpath(const char *path, char *resolved, const void *caller)
 {
-    static char *(*real)(const char *, char *);
-    if (!real)
-        real = (char *(*)(const char *, char *))omp_libc_fn("realpath");
+    REAL(realpath);
     if (resolved || !omp_heap_for_program(caller))
-        return real(path, resolved);
-    return shared_string(real(path, NULL), caller);
+        return real_realpath(path, resolved);
+    return shared_string(real_realpath(path, NULL), caller);
 }
 
 API char *omp_rt_getcwd(char *buf, size_t size, const void *caller)
 {
-    static char *(*real)(char *, size_t);
-    if (!real)
-        real = (char *(*)(char *, size_t))omp_libc_fn("getcwd");
     if (buf)
-        return omp_sys_getcwd(buf, size, real);
+        return omp_sys_getcwd(buf, size);
+    REAL(getcwd);
     if (!omp_heap_for_program(caller))
-        return real(buf, size);
-    char *priv = real(NULL, size);
+        return real_getcwd(buf, size);
+    char *priv = real_getcwd(NULL, size);
     size_t n = priv ? strlen(priv) + 1 : 0;
     return shared_copy(priv, n, size > n ? size : n, caller);
 }
 
 API char *omp_rt_get_current_dir_name(const void *caller)
 {
-    static char *(*real)(void);
-    if (!real)
-        real = (char *(*)(void))omp_libc_fn("get_current_dir_name");
-    char *priv = real();
+    REAL(get_current_dir_name);
+    char *priv = real_get_current_dir_name();
     return omp_heap_for_program(caller) ? shared_string(priv, caller) : priv;
 }
 

@@ -185,9 +185,9 @@ void *omp_rt_mremap(void *p, size_t old_len, size_t new_len, int flags, void *to
 bool omp_rt_forked_child(void);
 void omp_fork_init(void);
 
-/* sys_out.c: getcwd into a buffer of the caller's, which may be shared;
- * real is the C library's. */
-char *omp_sys_getcwd(char *buf, size_t size, char *(*real)(char *, size_t));
+/* sys_out.c: the C library's getcwd into a buffer of the caller's, which
+ * may be shared. */
+char *omp_sys_getcwd(char *buf, size_t size);
 
 /* shared_io.c: stdio's calls whose buffer may be shared memory (files.c
  * stands in front of them). */

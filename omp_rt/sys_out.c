@@ -102,10 +102,11 @@ RESULT_FN(pid_t, waitpid, (pid_t pid, int *status, int options), (pid, status, o
 RESULT_FN(pid_t, wait, (int *status), (status), status, sizeof *status, NULL)
 
 /* getcwd with a buffer of the caller's (libc_alloc.c stands in front). */
-char *omp_sys_getcwd(char *buf, size_t size, char *(*real)(char *, size_t))
+char *omp_sys_getcwd(char *buf, size_t size)
 {
+    REAL(getcwd);
     int ret;
     char *path;
-    RESULT_INTO(buf, size, path = real(buf, size); ret = path ? 0 : -1);
+    RESULT_INTO(buf, size, path = real_getcwd(buf, size); ret = path ? 0 : -1);
     return path;
 }
