@@ -23,6 +23,15 @@
  * Covered: stat, lstat, fstat, fstatat, statx, getcwd (with a buffer),
  * readlink, pipe, pipe2, clock_gettime and clock_getres, getrusage,
  * times, uname, wait, waitpid.
+ *
+ * Calls that also read what they are given (a sleep's request, poll's
+ * array, select's sets and timeout) work on private copies instead, read
+ * from the shared memory before the call and written back after it, in
+ * user space, where the DSM serves the faults: a global struct timespec
+ * that the master set made nanosleep fail with EFAULT at once on the
+ * other nodes, without sleeping.  Writing back bytes the call left as
+ * they were changes nothing another node wrote (a diff holds only what
+ * changed).  Covered: nanosleep, clock_nanosleep, poll, select.
  */
 #include "omp_rt.h"
 
@@ -30,8 +39,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/times.h>
 #include <sys/utsname.h>
@@ -109,4 +121,80 @@ char *omp_sys_getcwd(char *buf, size_t size)
     char *path;
     RESULT_INTO(buf, size, path = real_getcwd(buf, size); ret = path ? 0 : -1);
     return path;
+}
+
+/* ---- arguments read and written through private copies ------------------ */
+
+/* The argument [p, p + len) as the call is to see it: p itself, or, in
+ * shared memory, buf holding a copy of it. */
+static void *in_private(void *p, size_t len, void *buf)
+{
+    if (!dsm_range_shared(p, len))
+        return p;
+    memcpy(buf, p, len);
+    return buf;
+}
+
+/* What the call left in the private copy `used` goes back to p. */
+static void back_from_private(void *p, const void *used, size_t len)
+{
+    if (used == p)
+        return;
+    int e = errno;
+    memcpy(p, used, len);
+    errno = e;
+}
+
+API int nanosleep(const struct timespec *req, struct timespec *rem)
+{
+    REAL(nanosleep);
+    struct timespec in, out;
+    struct timespec *r = in_private((void *)req, sizeof *req, &in), *left = in_private(rem, sizeof *rem, &out);
+    int ret = real_nanosleep(r, left);
+    back_from_private(rem, left, sizeof *rem);
+    return ret;
+}
+
+API int clock_nanosleep(clockid_t clock, int flags, const struct timespec *req, struct timespec *rem)
+{
+    REAL(clock_nanosleep);
+    struct timespec in, out;
+    struct timespec *r = in_private((void *)req, sizeof *req, &in), *left = in_private(rem, sizeof *rem, &out);
+    int ret = real_clock_nanosleep(clock, flags, r, left);
+    back_from_private(rem, left, sizeof *rem);
+    return ret;
+}
+
+API int poll(struct pollfd *fds, nfds_t n, int timeout)
+{
+    REAL(poll);
+    size_t len = (size_t)n * sizeof *fds;
+    if (len / sizeof *fds != n || !dsm_range_shared(fds, len))
+        return real_poll(fds, n, timeout);
+    struct pollfd few[16], *copy = n <= 16 ? few : malloc(len);
+    if (!copy) {
+        errno = ENOMEM;
+        return -1;
+    }
+    int ret = real_poll(in_private(fds, len, copy), n, timeout);
+    back_from_private(fds, copy, len);
+    if (copy != few)
+        free(copy);
+    return ret;
+}
+
+API int select(int n, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval *timeout)
+{
+    REAL(select);
+    fd_set sets[3];
+    struct timeval t;
+    fd_set *r = in_private(rd, sizeof *rd, &sets[0]), *w = in_private(wr, sizeof *wr, &sets[1]),
+           *e = in_private(ex, sizeof *ex, &sets[2]);
+    struct timeval *tv = in_private(timeout, sizeof *timeout, &t);
+    int ret = real_select(n, r, w, e, tv);
+    back_from_private(rd, r, sizeof *rd);
+    back_from_private(wr, w, sizeof *wr);
+    back_from_private(ex, e, sizeof *ex);
+    back_from_private(timeout, tv, sizeof *timeout);
+    return ret;
 }
