@@ -185,6 +185,10 @@ void *omp_rt_mremap(void *p, size_t old_len, size_t new_len, int flags, void *to
 bool omp_rt_forked_child(void);
 void omp_fork_init(void);
 
+/* The C library's report of a failed _FORTIFY_SOURCE check (the checked
+ * forms of the calls shared_io.c and sys_out.c stand in front of). */
+void __chk_fail(void) __attribute__((noreturn));
+
 /* sys_out.c: the C library's getcwd into a buffer of the caller's, which
  * may be shared. */
 char *omp_sys_getcwd(char *buf, size_t size);

@@ -31,7 +31,8 @@
  * that the master set made nanosleep fail with EFAULT at once on the
  * other nodes, without sleeping.  Writing back bytes the call left as
  * they were changes nothing another node wrote (a diff holds only what
- * changed).  Covered: nanosleep, clock_nanosleep, poll, select.
+ * changed).  Covered: nanosleep, clock_nanosleep, poll (and _FORTIFY_SOURCE's
+ * __poll_chk), select.
  */
 #include "omp_rt.h"
 
@@ -181,6 +182,15 @@ API int poll(struct pollfd *fds, nfds_t n, int timeout)
     if (copy != few)
         free(copy);
     return ret;
+}
+
+/* _FORTIFY_SOURCE's checked form: the check, then the call. */
+API int __poll_chk(struct pollfd *fds, nfds_t n, int timeout, size_t room);
+API int __poll_chk(struct pollfd *fds, nfds_t n, int timeout, size_t room)
+{
+    if (room / sizeof *fds < n)
+        __chk_fail();
+    return poll(fds, n, timeout);
 }
 
 API int select(int n, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval *timeout)

@@ -28,6 +28,9 @@ static double now(void)
 int main(void)
 {
     int sleep_bad = 0, poll_bad = 0, select_bad = 0;
+    /* Not a constant: built with _FORTIFY_SOURCE (syscall_args_fortified),
+     * poll is then checked at run time, in __poll_chk. */
+    volatile nfds_t npoll = 3;
     req.tv_nsec = 2000000;
     FD_ZERO(&eset);
     for (int i = 0; i < 3; i++) {
@@ -42,7 +45,7 @@ int main(void)
             sleep_bad++;
 #pragma omp critical
         {
-            if (poll(pfd, 3, 1000) != 3)
+            if (poll(pfd, npoll, 1000) != 3)
                 poll_bad++;
             for (int i = 0; i < 3; i++)
                 if (pfd[i].revents != POLLOUT)
