@@ -29,9 +29,8 @@
  * from the shared memory before the call and written back after it, in
  * user space, where the DSM serves the faults: a global struct timespec
  * that the master set made nanosleep fail with EFAULT at once on the
- * other nodes, without sleeping.  Writing back bytes the call left as
- * they were changes nothing another node wrote (a diff holds only what
- * changed).  Covered: nanosleep, clock_nanosleep, poll (and _FORTIFY_SOURCE's
+ * other nodes, without sleeping.  What goes back is what the kernel
+ * writes, and only where it changed.  Covered: nanosleep, clock_nanosleep, poll (and _FORTIFY_SOURCE's
  * __poll_chk), select.
  */
 #include "omp_rt.h"
@@ -136,23 +135,29 @@ static void *in_private(void *p, size_t len, void *buf)
     return buf;
 }
 
-/* What the call left in the private copy `used` goes back to p. */
+/* What the call left in the private copy `used` goes back to p, if it
+ * changed anything: an unchanged argument is not written (no fault, and
+ * another thread may have changed it meanwhile, which the kernel would
+ * not have undone either). */
 static void back_from_private(void *p, const void *used, size_t len)
 {
-    if (used == p)
+    if (used == p || !memcmp(p, used, len))
         return;
     int e = errno;
     memcpy(p, used, len);
     errno = e;
 }
 
+/* The remaining time goes back only when the sleep was interrupted: the
+ * kernel writes it then only. */
 API int nanosleep(const struct timespec *req, struct timespec *rem)
 {
     REAL(nanosleep);
     struct timespec in, out;
     struct timespec *r = in_private((void *)req, sizeof *req, &in), *left = in_private(rem, sizeof *rem, &out);
     int ret = real_nanosleep(r, left);
-    back_from_private(rem, left, sizeof *rem);
+    if (ret == -1 && errno == EINTR)
+        back_from_private(rem, left, sizeof *rem);
     return ret;
 }
 
@@ -162,10 +167,12 @@ API int clock_nanosleep(clockid_t clock, int flags, const struct timespec *req, 
     struct timespec in, out;
     struct timespec *r = in_private((void *)req, sizeof *req, &in), *left = in_private(rem, sizeof *rem, &out);
     int ret = real_clock_nanosleep(clock, flags, r, left);
-    back_from_private(rem, left, sizeof *rem);
+    if (ret == EINTR && !(flags & TIMER_ABSTIME))
+        back_from_private(rem, left, sizeof *rem);
     return ret;
 }
 
+/* Only each entry's revents is the kernel's to write. */
 API int poll(struct pollfd *fds, nfds_t n, int timeout)
 {
     REAL(poll);
@@ -178,7 +185,8 @@ API int poll(struct pollfd *fds, nfds_t n, int timeout)
         return -1;
     }
     int ret = real_poll(in_private(fds, len, copy), n, timeout);
-    back_from_private(fds, copy, len);
+    for (nfds_t i = 0; ret >= 0 && i < n; i++)
+        back_from_private(&fds[i].revents, &copy[i].revents, sizeof fds[i].revents);
     if (copy != few)
         free(copy);
     return ret;
@@ -193,6 +201,8 @@ API int __poll_chk(struct pollfd *fds, nfds_t n, int timeout, size_t room)
     return poll(fds, n, timeout);
 }
 
+/* The sets come back when the call succeeded (they are left as they were
+ * otherwise); the timeout always (Linux counts it down, interrupted too). */
 API int select(int n, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval *timeout)
 {
     REAL(select);
@@ -202,9 +212,11 @@ API int select(int n, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval *timeou
            *e = in_private(ex, sizeof *ex, &sets[2]);
     struct timeval *tv = in_private(timeout, sizeof *timeout, &t);
     int ret = real_select(n, r, w, e, tv);
-    back_from_private(rd, r, sizeof *rd);
-    back_from_private(wr, w, sizeof *wr);
-    back_from_private(ex, e, sizeof *ex);
+    if (ret >= 0) {
+        back_from_private(rd, r, sizeof *rd);
+        back_from_private(wr, w, sizeof *wr);
+        back_from_private(ex, e, sizeof *ex);
+    }
     back_from_private(timeout, tv, sizeof *timeout);
     return ret;
 }
