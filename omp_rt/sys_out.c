@@ -30,8 +30,8 @@
  * user space, where the DSM serves the faults: a global struct timespec
  * that the master set made nanosleep fail with EFAULT at once on the
  * other nodes, without sleeping.  What goes back is what the kernel
- * writes, and only where it changed.  Covered: nanosleep, clock_nanosleep, poll (and _FORTIFY_SOURCE's
- * __poll_chk), select.
+ * writes, and only where it changed.  Covered: nanosleep,
+ * clock_nanosleep, poll (and _FORTIFY_SOURCE's __poll_chk), select.
  */
 #include "omp_rt.h"
 
