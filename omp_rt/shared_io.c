@@ -290,7 +290,6 @@ API ssize_t writev(int fd, const struct iovec *iov, int n)
 }
 
 /* _FORTIFY_SOURCE's checked forms: the check, then the call. */
-
 API ssize_t __read_chk(int fd, void *p, size_t len, size_t room);
 API ssize_t __read_chk(int fd, void *p, size_t len, size_t room)
 {

@@ -184,7 +184,8 @@ API int poll(struct pollfd *fds, nfds_t n, int timeout)
         errno = ENOMEM;
         return -1;
     }
-    int ret = real_poll(in_private(fds, len, copy), n, timeout);
+    memcpy(copy, fds, len);
+    int ret = real_poll(copy, n, timeout);
     for (nfds_t i = 0; ret >= 0 && i < n; i++)
         back_from_private(&fds[i].revents, &copy[i].revents, sizeof fds[i].revents);
     if (copy != few)
