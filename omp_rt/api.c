@@ -23,12 +23,12 @@ API int omp_get_max_threads(void) { return (int)omp_rt_team_bound(omp_rt_nthread
 API int omp_get_num_procs(void) { return omp_rt_max_threads(); }
 API int omp_in_parallel(void) { return omp_thr.active; }
 API int omp_get_level(void) { return omp_thr.level; }
-API int omp_get_active_level(void) { return omp_thr.active ? 1 : 0; }
+API int omp_get_active_level(void) { return omp_thr.active_level; }
 API int omp_get_thread_limit(void) { return (int)(omp_icv.thread_limit > 0x7fffffff ? 0x7fffffff : omp_icv.thread_limit); }
 API int omp_get_max_active_levels(void) { return (int)omp_icv.max_active_levels; }
-API int omp_get_supported_active_levels(void) { return 1; }
+API int omp_get_supported_active_levels(void) { return OMP_ACTIVE_LEVELS_MAX; }
 API int omp_get_dynamic(void) { return omp_icv.dynamic; }
-API int omp_get_nested(void) { return omp_icv.nested; }
+API int omp_get_nested(void) { return omp_icv.max_active_levels > 1 && omp_icv.max_active_levels > omp_thr.active_level; }
 API int omp_get_cancellation(void) { return omp_icv.cancellation; }
 API int omp_get_proc_bind(void) { return 0; }
 API int omp_get_num_places(void) { return 0; }
@@ -36,10 +36,29 @@ API int omp_get_max_teams(void) { return omp_icv.num_teams; }
 API int omp_get_teams_thread_limit(void) { return omp_icv.teams_thread_limit; }
 API int omp_get_max_task_priority(void) { return 0; }
 
-API void omp_set_num_threads(int n) { omp_icv.nthreads = n; }
+/* In a region, the calling thread's task's (parallel.c, nest.c); outside,
+ * the node's, which the next region takes to every node. */
+API void omp_set_num_threads(int n)
+{
+    if (omp_thr.level > 0)
+        omp_thr.nthreads = n > 0 ? n : 1;
+    else
+        omp_icv.nthreads = n;
+}
 API void omp_set_dynamic(int d) { omp_icv.dynamic = d != 0; }
-API void omp_set_nested(int n) { omp_icv.nested = n != 0; }
-API void omp_set_max_active_levels(int n) { if (n >= 0) omp_icv.max_active_levels = n; }
+/* As libgomp: nesting on allows every level, off allows one. */
+API void omp_set_nested(int n)
+{
+    if (n)
+        omp_icv.max_active_levels = OMP_ACTIVE_LEVELS_MAX;
+    else if (omp_icv.max_active_levels > 1)
+        omp_icv.max_active_levels = 1;
+}
+API void omp_set_max_active_levels(int n)
+{
+    if (n >= 0)
+        omp_icv.max_active_levels = n < OMP_ACTIVE_LEVELS_MAX ? n : OMP_ACTIVE_LEVELS_MAX;
+}
 API void omp_set_num_teams(int n) { if (n > 0) omp_icv.num_teams = n; }
 API void omp_set_teams_thread_limit(int n) { if (n >= 0) omp_icv.teams_thread_limit = n; }
 
@@ -50,18 +69,30 @@ API int omp_pause_resource_all(int kind) { (void)kind; return omp_thr.active ? -
 
 API void omp_display_env(int verbose) { omp_env_display(verbose != 0); }
 
+/* The calling thread's place at an enclosing level (NULL: level 0, the
+ * initial thread's team of one). */
+static const struct omp_thr *at_level(int level)
+{
+    const struct omp_thr *t = &omp_thr;
+    while (t && t->level > level)
+        t = t->up;
+    return t && t->level == level ? t : NULL;
+}
+
 API int omp_get_ancestor_thread_num(int level)
 {
     if (level < 0 || level > omp_thr.level)
         return -1;
-    return level == omp_thr.level ? omp_rt_thread_num() : (level == 1 ? omp_rt.first + omp_thr.local : 0);
+    const struct omp_thr *t = at_level(level);
+    return t ? t->num : 0;
 }
 
 API int omp_get_team_size(int level)
 {
     if (level < 0 || level > omp_thr.level)
         return -1;
-    return level == omp_thr.level ? omp_rt_team_size() : (level == 1 ? omp_rt.team : 1);
+    const struct omp_thr *t = at_level(level);
+    return t ? t->size : 1;
 }
 
 API void omp_set_schedule(omp_sched_t kind, int chunk)

@@ -110,7 +110,7 @@ void omp_cancel_register(void)
 
 bool GOMP_cancellation_point(int which)
 {
-    if (!omp_icv.cancellation || (omp_thr.size == 1 && which != CANCEL_TASKGROUP))
+    if (!omp_icv.cancellation || ((omp_thr.size == 1 || omp_thr.nest) && which != CANCEL_TASKGROUP))
         return false;
     switch (which) {
     case CANCEL_PARALLEL:
@@ -137,8 +137,8 @@ bool GOMP_cancel(int which, bool do_cancel)
         omp_task_cancel_group();
         return true;
     }
-    if (omp_thr.size == 1)
-        return true;            /* a team of one: nobody else to tell */
+    if (omp_thr.size == 1 || omp_thr.nest)
+        return true;            /* a team of one: nobody else to tell; a nested team's go on (nest.c) */
     uint64_t seq = which == CANCEL_PARALLEL ? 0 : construct_number();
     note(which, omp_rt.region, seq);
     struct cancel_msg m = { .region = omp_rt.region, .seq = seq, .which = which };
@@ -171,7 +171,7 @@ static uint64_t round_of(bool at_end)
 
 bool omp_cancel_active(void)
 {
-    return omp_icv.cancellation && omp_thr.size > 1;
+    return omp_icv.cancellation && omp_thr.size > 1 && !omp_thr.nest;
 }
 
 void omp_cancel_passed_barrier(void)

@@ -57,13 +57,15 @@ static void load_num_threads(void)
     omp_icv.nthreads = 0;
     if (!v)
         return;
-    /* A list "4,2" sets the first level; nested levels run one thread. */
+    /* A list "4,2" sets the first level, then the nested ones (nest.c). */
     if (!parse_long(v, 1, 1L << 20, &n, &end) || (*end && *end != ','))
         dsm_fatal("OMP_NUM_THREADS='%s' is not a positive integer (or a list of them)", v);
-    while (*end == ',') {
+    for (int level = 0; *end == ','; level++) {
         long inner;
         if (!parse_long(end + 1, 1, 1L << 20, &inner, &end) || (*end && *end != ','))
             dsm_fatal("OMP_NUM_THREADS='%s' is not a positive integer (or a list of them)", v);
+        if (level < OMP_NTHREADS_LEVELS)
+            omp_icv.nthreads_list[level] = (int)inner;
     }
     omp_icv.nthreads = (int)n;
 }
@@ -394,7 +396,7 @@ void omp_env_display(bool verbose)
     fprintf(stderr, "\nOPENMP DISPLAY ENVIRONMENT BEGIN\n");
     fprintf(stderr, "  _OPENMP = '201511'\n");
     fprintf(stderr, "  OMP_DYNAMIC = '%s'\n", omp_icv.dynamic ? "TRUE" : "FALSE");
-    fprintf(stderr, "  OMP_NESTED = '%s'\n", omp_icv.nested ? "TRUE" : "FALSE");
+    fprintf(stderr, "  OMP_NESTED = '%s'\n", omp_icv.max_active_levels > 1 ? "TRUE" : "FALSE");
     fprintf(stderr, "  OMP_NUM_THREADS = '%ld'\n", omp_rt_nthreads());
     if (omp_icv.sched == OMP_SCHED_PROFILED) {
         fprintf(stderr, "  OMP_SCHEDULE = 'profiled,warmup=%u,alpha=%g,hold=%u,min=%lu'\n", omp_profiled.warmup,
@@ -444,8 +446,11 @@ void omp_env_load(void)
     load_schedule();
     omp_profiled.file = dsm_env("OMPDSM_PROFILE");
     omp_icv.dynamic = parse_bool("OMP_DYNAMIC", false);
-    omp_icv.nested = parse_bool("OMP_NESTED", false);
-    omp_icv.max_active_levels = parse_count("OMP_MAX_ACTIVE_LEVELS", 1, 0, 255);
+    /* Unset, OMP_MAX_ACTIVE_LEVELS follows OMP_NESTED, or else a list of
+     * thread counts, as in libgomp: any level where so asked. */
+    bool nested = parse_bool("OMP_NESTED", omp_icv.nthreads_list[0] > 0);
+    omp_icv.max_active_levels = parse_count("OMP_MAX_ACTIVE_LEVELS", nested ? OMP_ACTIVE_LEVELS_MAX : 1, 0,
+                                            OMP_ACTIVE_LEVELS_MAX);
     omp_icv.thread_limit = parse_count("OMP_THREAD_LIMIT", 4294967295L, 1, 4294967295L);
     check_wait_policy();
     check_ignored();

@@ -36,18 +36,17 @@
  * for the profiled schedule. */
 #define WHERE ((uintptr_t)__builtin_return_address(0))
 
-static __thread struct {
-    struct omp_loop_args a;
-    uint64_t seq;
-    uint64_t dealt;              /* static: chunks or blocks taken so far */
-    uint64_t next;               /* team of one: first iteration not taken */
-    uint64_t chunk_lo, ordered_done;
-    bool doacross;               /* ordered(n) with depend: doacross.c's until the thread runs out */
-    bool timing;                 /* profiled: this node's block is being timed */
-    uint64_t block;              /* profiled: its size */
-    uint64_t t0, first, iters;   /* for the profiler: this node's execution */
-    bool reported;
-} cur;
+static __thread struct omp_loop_state cur;
+
+void omp_loop_state_save(struct omp_loop_state *to)
+{
+    *to = cur;
+}
+
+void omp_loop_state_restore(const struct omp_loop_state *from)
+{
+    cur = *from;
+}
 
 static int resolve(int kind, long *chunk, bool *steal)
 {
@@ -222,7 +221,7 @@ static bool profiled_next(uint64_t *lo, uint64_t *hi)
 bool omp_loop_next(uint64_t *lo, uint64_t *hi)
 {
     bool more;
-    if (cur.a.kind == OMP_SCHED_PROFILED && omp_rt_team_size() > 1 && omp_rt.team_nodes > 1) {
+    if (cur.a.kind == OMP_SCHED_PROFILED && omp_rt_team_size() > 1 && omp_rt.team_nodes > 1 && !omp_thr.nest) {
         more = profiled_next(lo, hi);
     } else if (cur.a.kind == OMP_SCHED_STATIC || cur.a.kind == OMP_SCHED_PROFILED) {
         more = static_next(lo, hi);
@@ -232,6 +231,8 @@ bool omp_loop_next(uint64_t *lo, uint64_t *hi)
         *hi = cur.a.n - *lo < c ? cur.a.n : *lo + c;
         cur.next = *hi;
         more = *lo < *hi;
+    } else if (omp_thr.nest) {
+        more = omp_nest_next(cur.seq, &cur.a, lo, hi);
     } else {
         struct omp_ws_ask ask = { .region = omp_rt.region, .seq = cur.seq, .n = cur.a.n,
                                   .chunk = cur.a.chunk, .kind = cur.a.kind, .nthreads = omp_rt_team_size(),
@@ -432,6 +433,9 @@ static bool doacross_start(uintptr_t where, int kind, long chunk, unsigned dims,
                            uint64_t *lo, uint64_t *hi)
 {
     bool steal;
+    if (omp_thr.nest)
+        dsm_fatal("a loop with ordered(n) and depend clauses (doacross) inside a nested parallel region is not "
+                  "supported: ompdsm runs doacross loops in teams of the outermost level only");
     resolve(kind, &chunk, &steal);
     struct omp_loop_args a;
     omp_loop_args_ull(&a, OMP_SCHED_STATIC, true, 0, counts[0], 1, (unsigned long long)chunk);
@@ -564,6 +568,10 @@ void GOMP_ordered_start(void)
     OMP_RT_ENTRY;
     if (omp_rt_team_size() == 1)
         return;
+    if (omp_thr.nest) {
+        omp_nest_ordered_wait(cur.seq, omp_loop_current());
+        return;
+    }
     omp_ws_ordered_wait(cur.seq, omp_loop_current());
     dsm_lock_acquire(DSM_LOCK_ORDERED, ordered_lock_key());
 }
@@ -575,6 +583,10 @@ void GOMP_ordered_end(void)
         return;
     uint64_t next = omp_loop_current() + 1;
     cur.ordered_done++;
+    if (omp_thr.nest) {
+        omp_nest_ordered_done(cur.seq, next);
+        return;
+    }
     dsm_lock_release(DSM_LOCK_ORDERED, ordered_lock_key());
     omp_ws_ordered_done(cur.seq, next);
 }

@@ -36,6 +36,25 @@ void omp_loop_args_long(struct omp_loop_args *a, int kind, long start, long end,
 void omp_loop_args_ull(struct omp_loop_args *a, int kind, bool up, unsigned long long start,
                        unsigned long long end, unsigned long long incr, unsigned long long chunk);
 
+/* A thread's part of the worksharing loop it runs. */
+struct omp_loop_state {
+    struct omp_loop_args a;
+    uint64_t seq;
+    uint64_t dealt;              /* static: chunks or blocks taken so far */
+    uint64_t next;               /* team of one: first iteration not taken */
+    uint64_t chunk_lo, ordered_done;
+    bool doacross;               /* ordered(n) with depend: doacross.c's until the thread runs out */
+    bool timing;                 /* profiled: this node's block is being timed */
+    uint64_t block;              /* profiled: its size */
+    uint64_t t0, first, iters;   /* for the profiler: this node's execution */
+    bool reported;
+};
+/* A region that a thread starts inside a loop (a nested region, or one of
+ * a team of one) has loops of its own: the thread's part of the enclosing
+ * loop is saved before it and put back after. */
+void omp_loop_state_save(struct omp_loop_state *to);
+void omp_loop_state_restore(const struct omp_loop_state *from);
+
 /* Starts this thread's part of a new worksharing loop. */
 void omp_loop_init(const struct omp_loop_args *a);
 /* The next chunk [lo, hi) of iteration numbers; false when none is left. */
@@ -59,6 +78,12 @@ struct omp_ws_ask {
 void omp_ws_next(const struct omp_ws_ask *ask, uint64_t *lo, uint64_t *hi);
 void omp_ws_ordered_wait(uint64_t seq, uint64_t iter);
 void omp_ws_ordered_done(uint64_t seq, uint64_t next_iter);
+
+/* nest.c: a nested team's dynamic and guided chunks (sections too) and
+ * ordered turns, as ws.c's for a team of the nodes. */
+bool omp_nest_next(uint64_t seq, const struct omp_loop_args *a, uint64_t *lo, uint64_t *hi);
+void omp_nest_ordered_wait(uint64_t seq, uint64_t iter);
+void omp_nest_ordered_done(uint64_t seq, uint64_t next_iter);
 
 /* doacross.c: a loop with ordered depend(sink)/depend(source), whose
  * first dimension's counts[0] iterations are shared out statically with

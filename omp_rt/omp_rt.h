@@ -10,8 +10,10 @@
  * 0 .. t0-1, node 1 the next ones, and so on, so that consecutive threads,
  * and the static blocks they get, stay on one node; nodes without a thread
  * sit the region out (parallel.c).  A node's first thread of the team (its
- * leader) takes part in the DSM's barriers for the node.  Nested parallel
- * regions run with a team of one, as libgomp does when nesting is off.
+ * leader) takes part in the DSM's barriers for the node.  A nested
+ * parallel region runs with a team of one where nesting is off (libgomp's
+ * default) and with a team of threads of the encountering thread's node
+ * where it is on (nest.c).
  *
  * Worksharing constructs are numbered in the order a thread meets them in
  * its region (every thread meets the same constructs in the same order, as
@@ -47,12 +49,18 @@ struct omp_profiled_opts {
 extern struct omp_profiled_opts omp_profiled;
 
 /* Internal control variables, from the environment (env.c) and omp_set_*. */
+/* Active levels of parallelism supported (omp_get_supported_active_levels). */
+#define OMP_ACTIVE_LEVELS_MAX 255
+/* Levels of OMP_NUM_THREADS's list kept (a deeper level keeps the last). */
+#define OMP_NTHREADS_LEVELS 8
+
 struct omp_icv {
     int nthreads;               /* OMP_NUM_THREADS first level, 0 = unset */
+    int nthreads_list[OMP_NTHREADS_LEVELS];     /* its levels 2, 3, ... (0: none) */
     enum omp_sched sched;       /* OMP_SCHEDULE, for schedule(runtime) */
     long chunk;
     bool monotonic;             /* its monotonic: modifier */
-    bool dynamic, nested;
+    bool dynamic;
     long max_active_levels, thread_limit;
     int num_teams, teams_thread_limit;  /* OMP_NUM_TEAMS, OMP_TEAMS_THREAD_LIMIT (0: unset) */
     int default_device;         /* OMP_DEFAULT_DEVICE, omp_set_default_device (target.c) */
@@ -85,9 +93,14 @@ struct omp_thr {
     int size, num;              /* the team's size, this thread's number */
     int local;                  /* its index among its node's threads of the team (0: the leader) */
     int level;                  /* nesting depth of parallel regions */
+    int active_level;           /* of them, those with teams of more than one thread */
     bool active;                /* inside a parallel region with > 1 thread */
+    int nthreads;               /* the nthreads ICV of this thread's task in a region (omp_set_num_threads,
+                                 * OMP_NUM_THREADS's list); 0: the node's, omp_icv.nthreads */
     uint64_t ws_seq;            /* worksharing constructs met in this region */
     int teams, team_num;        /* the enclosing teams construct's league (teams.c); teams 0: none */
+    const struct omp_thr *up;   /* the encountering thread's place in the enclosing region, within level 1 */
+    struct omp_nest *nest;      /* a nested team (nest.c) this thread is a member of, or NULL */
 };
 
 /* The even split of n items into `parts` contiguous parts, the first
@@ -207,6 +220,9 @@ int omp_rt_team_size(void);
 int omp_rt_thread_num(void);
 int omp_rt_max_threads(void);        /* the threads of all nodes by default */
 long omp_rt_nthreads(void);          /* the nthreads ICV, or omp_rt_max_threads() if unset */
+/* The nthreads ICV of a thread of a new team at `level`: OMP_NUM_THREADS's
+ * list's for that level, else the encountering thread's (inherited). */
+int omp_rt_nthreads_at(int level, int inherited);
 /* k threads bounded by OMP_THREAD_LIMIT and OMP_RT_NODE_THREADS_MAX a node. */
 long omp_rt_team_bound(long k);
 
@@ -258,6 +274,9 @@ void omp_pool_run(int n, void (*member)(int local, void *arg), void *arg);
 /* Starts a thread of the runtime's (the pool's, the first OpenMP thread of
  * a node other than 0): fatal if it cannot, naming `what`. */
 void omp_thread_start(void *(*fn)(void *), void *arg, const char *what);
+/* The same for a thread that runs the program's code (a member of a team):
+ * it blocks the signals the program's first thread takes. */
+void omp_app_thread_start(void *(*fn)(void *), void *arg, const char *what);
 void omp_pool_barrier(void (*leader_work)(void *arg), void *arg);
 extern void *omp_pool_value;
 /* Wakes the node's threads that wait in a node barrier: a task is queued. */
@@ -265,6 +284,15 @@ void omp_pool_ring(void);
 /* Returns once the node's other threads all wait for a region: before the
  * node leaves the job. */
 void omp_pool_quiesce(void);
+
+/* nest.c: a nested team of `size` threads of this node, the calling thread
+ * its thread 0: each runs body(arg), then the barrier that ends the region;
+ * returns when all are done.  In the team (omp_thr.nest set): its barrier,
+ * and a value thread 0 gives (giver) the others at a barrier of the team
+ * (copyprivate). */
+void omp_nest_run(int size, void (*body)(void *arg), void *arg);
+void omp_nest_barrier(void);
+void *omp_nest_share(void *value, bool giver);
 
 /* parallel.c: the team barrier (a DSM barrier among the nodes) that home
  * migration does not count: the end of sections. */

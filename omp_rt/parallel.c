@@ -11,9 +11,11 @@
  * same executable at the same address (ompdsm-run disables address space
  * randomisation; omp_rt_register() checks it).
  *
- * A parallel region met inside another one runs with a team of one thread
- * (nesting is inactive, as libgomp does by default), as does one whose
- * if clause is false or that asks for one thread.
+ * A parallel region met inside another one runs with a team of threads of
+ * the encountering thread's node (nest.c) where nesting is on, as in
+ * libgomp (OMP_MAX_ACTIVE_LEVELS, OMP_NESTED, omp_set_max_active_levels);
+ * with a team of one thread where it is off (the default), as does one
+ * whose if clause is false or that asks for one thread.
  *
  * A team of k threads is split over the nodes as evenly as possible and
  * numbered node-major (omp_rt.h).  On each node of the team, the node's
@@ -85,7 +87,14 @@ int omp_rt_max_threads(void)
 
 long omp_rt_nthreads(void)
 {
-    return omp_icv.nthreads > 0 ? omp_icv.nthreads : omp_rt_max_threads();
+    int n = omp_thr.nthreads > 0 ? omp_thr.nthreads : omp_icv.nthreads;
+    return n > 0 ? n : omp_rt_max_threads();
+}
+
+int omp_rt_nthreads_at(int level, int inherited)
+{
+    int listed = level >= 2 && level - 2 < OMP_NTHREADS_LEVELS ? omp_icv.nthreads_list[level - 2] : 0;
+    return listed ? listed : inherited;
 }
 
 long omp_rt_team_bound(long k)
@@ -109,9 +118,14 @@ static void among_nodes(void *arg)
 }
 
 /* A team of one has nobody to wait for, only its tasks (task.c's
- * run_now: detached ones, and those after them). */
+ * run_now: detached ones, and those after them); a nested team's threads
+ * wait for each other on their node (nest.c). */
 static bool alone_at_barrier(void)
 {
+    if (omp_thr.nest) {
+        omp_nest_barrier();
+        return true;
+    }
     if (omp_thr.size > 1)
         return false;
     if (omp_thr.level == 1)
@@ -173,7 +187,8 @@ static void enter_team(int size)
 static void join_team(const struct region_cmd *c, int local)
 {
     omp_thr = (struct omp_thr){ .size = omp_rt.team, .num = omp_rt.first + local, .local = local, .level = 1,
-                                .active = omp_rt.team > 1, .teams = c->teams, .team_num = c->team_num };
+                                .active_level = omp_rt.team > 1, .active = omp_rt.team > 1,
+                                .nthreads = omp_rt_nthreads_at(2, 0), .teams = c->teams, .team_num = c->team_num };
     omp_affinity_team_joined();
 }
 
@@ -338,15 +353,20 @@ void omp_rt_broadcast_exit(int status)
 static void run_alone(const struct region_cmd *c)
 {
     struct omp_thr outer = omp_thr;
-    /* local stays: the thread's number at level 1 (omp_get_ancestor_thread_num) */
+    struct omp_loop_state loop;
+    omp_loop_state_save(&loop);
+    /* local stays: the node's state of the enclosing team is keyed by it */
     omp_thr = (struct omp_thr){ .size = 1, .local = outer.local, .level = outer.level + 1,
-                                .active = outer.active, .teams = outer.teams, .team_num = outer.team_num };
+                                .active_level = outer.active_level, .active = outer.active,
+                                .nthreads = omp_rt_nthreads_at(outer.level + 2, outer.nthreads),
+                                .teams = outer.teams, .team_num = outer.team_num, .up = &outer };
     const struct task_red *red = omp_task_reductions();
     set_up_worksharing(c);
     omp_rt_call_user(c->fn, c->data);
     alone_at_barrier();
     omp_task_region_reductions(red);
     omp_thr = outer;
+    omp_loop_state_restore(&loop);
 }
 
 /* The size of the team of a new region: num_threads is the clause's value
@@ -393,26 +413,50 @@ static void bcast_region(const struct region_cmd *c)
     free(msg);
 }
 
-/* A nested region runs with a team of one thread (one active level is
- * supported); a program that enabled nesting is told so once. */
-static void nested_alone(unsigned num_threads)
+/* The team of a region met inside another: a nested team of the
+ * encountering thread's node (nest.c) where one more active level is
+ * allowed, as in libgomp; else one thread. */
+static int nested_size(unsigned num_threads)
 {
-    static bool told;
-    if (omp_rt.node != 0 || num_threads == 1 || (omp_icv.max_active_levels < 2 && !omp_icv.nested) ||
-        __atomic_exchange_n(&told, true, __ATOMIC_RELAXED))
-        return;
-    dsm_warn("a nested parallel region runs with a team of one thread: ompdsm supports one active level "
-             "of parallelism (omp_get_supported_active_levels() is 1), whatever OMP_MAX_ACTIVE_LEVELS, "
-             "omp_set_max_active_levels or OMP_NESTED ask for");
+    long k = num_threads ? (long)num_threads : omp_rt_nthreads();
+    if (k < 2 || omp_thr.active_level >= omp_icv.max_active_levels)
+        return 1;
+    k = k < omp_icv.thread_limit ? k : omp_icv.thread_limit;
+    return (int)(k < OMP_RT_NODE_THREADS_MAX ? k : OMP_RT_NODE_THREADS_MAX);
+}
+
+/* What each thread of a nested team runs (nest.c). */
+static void nested_member(void *arg)
+{
+    const struct region_cmd *c = arg;
+    set_up_worksharing(c);
+    omp_rt_call_user(c->fn, c->data);
+}
+
+static void run_nested(const struct region_cmd *c, int size)
+{
+    const struct task_red *red = omp_task_reductions();
+    struct omp_loop_state loop;
+    omp_loop_state_save(&loop);
+    omp_nest_run(size, nested_member, (void *)c);
+    omp_task_region_reductions(red);
+    omp_loop_state_restore(&loop);
+}
+
+static int region_size(unsigned num_threads)
+{
+    return omp_thr.level > 0 ? nested_size(num_threads) : team_size_for(num_threads);
 }
 
 static void start_region(struct region_cmd *c, unsigned num_threads)
 {
-    if (omp_thr.level > 0)
-        nested_alone(num_threads);
-    int size = omp_thr.level > 0 ? 1 : team_size_for(num_threads);
+    int size = region_size(num_threads);
     if (size == 1) {
         run_alone(c);
+        return;
+    }
+    if (omp_thr.level > 0) {
+        run_nested(c, size);
         return;
     }
     c->kind = CMD_REGION;
@@ -442,7 +486,7 @@ unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data, unsigned num_t
 {
     OMP_RT_ENTRY;
     (void)flags;
-    int size = omp_thr.level > 0 ? 1 : team_size_for(num_threads);
+    int size = region_size(num_threads);
     const struct task_red *red = omp_task_red_make(*(uintptr_t **)data, size, __builtin_return_address(0));
     struct region_cmd c = { .fn = fn, .data = data, .red = red };
     start_region(&c, num_threads);

@@ -53,18 +53,6 @@ static struct {
 
 void *omp_pool_value;
 
-/* Returns once *w differs from v. */
-static void wait_change(_Atomic uint32_t *w, uint32_t v)
-{
-    for (int i = 0; i < SPIN; i++) {
-        if (atomic_load_explicit(w, memory_order_acquire) != v)
-            return;
-        __builtin_ia32_pause();
-    }
-    while (atomic_load_explicit(w, memory_order_acquire) == v)
-        futex_wait(w, v);
-}
-
 /* arg: the thread's number in the node (low 16 bits) and the count of runs
  * before the one it is made for (it waits for that one to start). */
 static void *pool_main(void *arg)
@@ -76,7 +64,7 @@ static void *pool_main(void *arg)
         atomic_fetch_add(&pool.idle, 1);
         if (atomic_load(&pool.quiescing))
             futex_wake(&pool.idle, INT_MAX);
-        wait_change(&pool.runs, seen);
+        futex_await_change(&pool.runs, seen, SPIN);
         atomic_fetch_sub(&pool.idle, 1);
         seen = atomic_load_explicit(&pool.runs, memory_order_acquire);
         if (local < pool.n)
@@ -85,10 +73,20 @@ static void *pool_main(void *arg)
     return NULL;
 }
 
+static void make_threads(int n)
+{
+    for (; pool.made < n - 1; pool.made++) {
+        uintptr_t arg = (uintptr_t)atomic_load(&pool.runs) << 16 | (uintptr_t)(pool.made + 1);
+        char what[64];
+        snprintf(what, sizeof what, "OpenMP thread %d of the node", pool.made + 1);
+        omp_app_thread_start(pool_main, (void *)arg, what);
+    }
+}
+
 /* Threads made here block the signals the program's first thread takes
  * (a program's SIGINT handler runs there, as with libgomp's threads it
  * could run anywhere); the DSM's SIGSEGV stays open. */
-static void make_threads(int n)
+void omp_app_thread_start(void *(*fn)(void *), void *arg, const char *what)
 {
     sigset_t all, old;
     sigfillset(&all);
@@ -97,12 +95,7 @@ static void make_threads(int n)
     sigdelset(&all, SIGFPE);
     sigdelset(&all, SIGILL);
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    for (; pool.made < n - 1; pool.made++) {
-        uintptr_t arg = (uintptr_t)atomic_load(&pool.runs) << 16 | (uintptr_t)(pool.made + 1);
-        char what[64];
-        snprintf(what, sizeof what, "OpenMP thread %d of the node", pool.made + 1);
-        omp_thread_start(pool_main, (void *)arg, what);
-    }
+    omp_thread_start(fn, arg, what);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 

@@ -52,6 +52,8 @@ void *GOMP_single_copy_start(void)
     OMP_RT_ENTRY;
     if (omp_rt_thread_num() == 0 || omp_rt_team_size() == 1)
         return NULL;
+    if (omp_thr.nest)
+        return omp_nest_share(NULL, false);
     omp_pool_barrier(omp_rt.node == 0 ? NULL : receive, NULL);
     return omp_pool_value;
 }
@@ -59,7 +61,9 @@ void *GOMP_single_copy_start(void)
 void GOMP_single_copy_end(void *data)
 {
     OMP_RT_ENTRY;
-    if (omp_rt_team_size() > 1)
+    if (omp_thr.nest)
+        omp_nest_share(data, true);
+    else if (omp_rt_team_size() > 1)
         omp_pool_barrier(send, &data);
 }
 

@@ -705,10 +705,11 @@ void omp_task_drain(void)
 /* Outside a team of several threads a task runs at once, except in a
  * team of one (level 1) while detached tasks are pending there: it waits
  * in the queue after them, as their events may come from tasks made
- * later. */
+ * later.  In a nested team too (nest.c). */
 static bool run_now(bool if_clause, unsigned flags)
 {
-    if (!if_clause || (flags & TASK_FLAG_FINAL) || final_depth > 0 || tq.queued >= TASKS_QUEUED_MAX)
+    if (!if_clause || (flags & TASK_FLAG_FINAL) || final_depth > 0 || tq.queued >= TASKS_QUEUED_MAX ||
+        omp_thr.nest)
         return true;
     if (omp_thr.active)
         return false;
@@ -844,7 +845,7 @@ static void detached_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, 
                           long arg_align, bool if_clause, unsigned flags, void **depend, void *detach,
                           const void *caller)
 {
-    if (!if_clause || (flags & TASK_FLAG_FINAL) || final_depth > 0 || omp_thr.level == 0) {
+    if (!if_clause || (flags & TASK_FLAG_FINAL) || final_depth > 0 || omp_thr.level == 0 || omp_thr.nest) {
         struct included_wait w = { .pending = 1 };
         give_event(event_of(&w, EVENT_INCLUDED), detach, data);
         run_included(fn, data, cpyfn, arg_size, arg_align, flags, depend, caller);

@@ -13,5 +13,8 @@
 void futex_wait(_Atomic uint32_t *addr, uint32_t val);
 /* Wakes up to n threads sleeping on addr. */
 void futex_wake(_Atomic uint32_t *addr, int n);
+/* Returns once *addr differs from val: polls it `spins` times (a few
+ * microseconds for a change that is about to come), then sleeps on it. */
+void futex_await_change(_Atomic uint32_t *addr, uint32_t val, int spins);
 
 #endif

@@ -389,12 +389,10 @@ notes() {
         failed=1
     fi
 }
-notes "nested regions with nesting enabled: one note that they run with one thread" "$tmp/nested_enabled" 1 \
-    "nested parallel region runs with a team of one thread" \
+notes "nested regions, nesting enabled: no note" "$tmp/nested_enabled" 0 "nested|team of one" \
     env OMP_MAX_ACTIVE_LEVELS=2 "$RUN" -np 2 --threads-per-node 2 "$tmp/nested_enabled"
-notes "nested regions with nesting not enabled: no note" "$tmp/nested_enabled" 0 \
-    "nested parallel region" \
-    "$RUN" -np 2 --threads-per-node 2 "$tmp/nested_enabled"
+notes "nested regions inside a team of one, nesting enabled: no note" "$tmp/nested_enabled" 0 \
+    "nested|team of one" env OMP_MAX_ACTIVE_LEVELS=2 "$RUN" -np 2 --threads-per-node 2 "$tmp/nested_enabled" alone
 
 # Protections that alternate page by page past vm.max_map_count (its
 # default here: a machine that raised it runs the program to its end; under
