@@ -70,7 +70,8 @@ build() {
     return 1
 }
 
-for p in omp_small malloc_exhaust barrier_not_met file_read_elsewhere nested_enabled map_count_exhaust; do
+for p in omp_small malloc_exhaust barrier_not_met file_read_elsewhere nested_enabled nested_doacross \
+    map_count_exhaust; do
     build $p "$DSMCC" -O2 "$SRC/$p.c" -o "$OUT/$p"
 done
 # The libgomp build of omp_small: the judge of OMP_* values.
@@ -365,6 +366,11 @@ check "a barrier not every thread meets" "$tmp/barrier_not_met" \
 check "a barrier not every thread meets, OMPDSM_MIGRATE=off" "$tmp/barrier_not_met" \
     "at different barriers of the program" \
     env OMPDSM_MIGRATE=off "$RUN" -np 2 --threads-per-node 1 "$tmp/barrier_not_met"
+
+# A construct ompdsm does not run: a doacross loop in a nested team.
+check "a doacross loop inside a nested parallel region" "$tmp/nested_doacross" \
+    "doacross.*inside a nested parallel region is not supported" \
+    "$RUN" -np 2 --threads-per-node 1 "$tmp/nested_doacross"
 
 # notes WHAT PROGRAM COUNT PATTERN COMMAND...: the command exits 0 within
 # the limit, leaves no node process of PROGRAM, and exactly COUNT lines of
