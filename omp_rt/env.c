@@ -397,7 +397,10 @@ void omp_env_display(bool verbose)
     fprintf(stderr, "  _OPENMP = '201511'\n");
     fprintf(stderr, "  OMP_DYNAMIC = '%s'\n", omp_icv.dynamic ? "TRUE" : "FALSE");
     fprintf(stderr, "  OMP_NESTED = '%s'\n", omp_icv.max_active_levels > 1 ? "TRUE" : "FALSE");
-    fprintf(stderr, "  OMP_NUM_THREADS = '%ld'\n", omp_rt_nthreads());
+    fprintf(stderr, "  OMP_NUM_THREADS = '%ld", omp_rt_nthreads());
+    for (int level = 0; level < OMP_NTHREADS_LEVELS && omp_icv.nthreads_list[level]; level++)
+        fprintf(stderr, ",%d", omp_icv.nthreads_list[level]);
+    fprintf(stderr, "'\n");
     if (omp_icv.sched == OMP_SCHED_PROFILED) {
         fprintf(stderr, "  OMP_SCHEDULE = 'profiled,warmup=%u,alpha=%g,hold=%u,min=%lu'\n", omp_profiled.warmup,
                 omp_profiled.alpha, omp_profiled.hold, (unsigned long)omp_profiled.min);
