@@ -72,7 +72,7 @@ struct omp_nest {
     pthread_mutex_t mu;
     pthread_cond_t turn;            /* an ordered part is done */
     struct construct *constructs;
-    void *value;                    /* copyprivate: thread 0's address */
+    void *value[2];                 /* copyprivate: thread 0's address, by barrier parity */
 };
 
 /* A thread of the node for nested teams, idle or in one. */
@@ -86,7 +86,6 @@ struct worker {
 static struct {
     pthread_mutex_t mu;
     struct worker *idle;
-    int made;
     int running;                    /* threads of nested teams, beyond their threads 0 */
 } workers = { .mu = PTHREAD_MUTEX_INITIALIZER };
 
@@ -152,8 +151,6 @@ static void give_work(struct omp_nest *t)
         struct worker *w = workers.idle;
         if (w)
             workers.idle = w->next;
-        else
-            workers.made++;
         dsm_unlock(&workers.mu);
         if (!w) {
             w = xcalloc(1, sizeof *w);
@@ -207,13 +204,16 @@ void omp_nest_barrier(void)
     futex_await_change(&t->passed, passed, SPIN);
 }
 
+/* The value goes in the slot of the barrier's parity: thread 0 may give the
+ * next one (at the next barrier) before a slow thread has read this one. */
 void *omp_nest_share(void *value, bool giver)
 {
     struct omp_nest *t = omp_thr.nest;
+    uint32_t slot = atomic_load_explicit(&t->passed, memory_order_acquire) & 1;
     if (giver)
-        t->value = value;
+        t->value[slot] = value;
     omp_nest_barrier();
-    return t->value;
+    return t->value[slot];
 }
 
 /* The record of construct seq, made by the first thread to ask; t->mu held. */
