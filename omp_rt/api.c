@@ -37,13 +37,14 @@ API int omp_get_teams_thread_limit(void) { return omp_icv.teams_thread_limit; }
 API int omp_get_max_task_priority(void) { return 0; }
 
 /* In a region, the calling thread's task's (parallel.c, nest.c); outside,
- * the node's, which the next region takes to every node. */
+ * the node's, which the next region takes to every node.  As libgomp, a
+ * count below 1 means 1. */
 API void omp_set_num_threads(int n)
 {
     if (omp_thr.level > 0)
         omp_thr.nthreads = n > 0 ? n : 1;
     else
-        omp_icv.nthreads = n;
+        omp_icv.nthreads = n > 0 ? n : 1;
 }
 API void omp_set_dynamic(int d) { omp_icv.dynamic = d != 0; }
 /* As libgomp: nesting on allows every level, off allows one. */

@@ -448,24 +448,42 @@ static int region_size(unsigned num_threads)
     return omp_thr.level > 0 ? nested_size(num_threads) : team_size_for(num_threads);
 }
 
+/* The ICVs OpenMP keeps per task, as libgomp: what a thread of a region
+ * set with omp_set_schedule, omp_set_dynamic or omp_set_max_active_levels
+ * is forgotten when the region ends and the master's task goes on.  (Inside
+ * the region the node's threads share them.) */
+static void task_icvs_back(const struct omp_icv *before)
+{
+    omp_icv.sched = before->sched;
+    omp_icv.chunk = before->chunk;
+    omp_icv.monotonic = before->monotonic;
+    omp_icv.dynamic = before->dynamic;
+    omp_icv.max_active_levels = before->max_active_levels;
+}
+
 static void start_region(struct region_cmd *c, unsigned num_threads)
 {
     int size = region_size(num_threads);
+    if (omp_thr.level > 0) {
+        if (size == 1)
+            run_alone(c);
+        else
+            run_nested(c, size);
+        return;
+    }
+    struct omp_icv before = omp_icv;
     if (size == 1) {
         run_alone(c);
-        return;
+    } else {
+        c->kind = CMD_REGION;
+        c->team = size;
+        c->teams = omp_thr.teams;
+        c->team_num = omp_thr.team_num;
+        c->icv = omp_icv;
+        bcast_region(c);
+        run_region(c);
     }
-    if (omp_thr.level > 0) {
-        run_nested(c, size);
-        return;
-    }
-    c->kind = CMD_REGION;
-    c->team = size;
-    c->teams = omp_thr.teams;
-    c->team_num = omp_thr.team_num;
-    c->icv = omp_icv;
-    bcast_region(c);
-    run_region(c);
+    task_icvs_back(&before);
 }
 
 /* num_threads is 1 for if(0) and num_threads(1): a team of one; otherwise
